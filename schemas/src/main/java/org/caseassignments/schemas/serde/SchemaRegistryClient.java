@@ -1,0 +1,141 @@
+package org.caseassignments.schemas.serde;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.avro.Schema;
+
+/**
+ * A caching client for the two calls of the Confluent Schema Registry REST API the serde needs:
+ * {@code GET /schemas/ids/{id}} and {@code POST /subjects/{subject}/versions}. Any registry that
+ * speaks that API works (Confluent, Apicurio's compatibility API, Karapace, Redpanda). Schemas are
+ * immutable per id, so both directions are cached for the life of the client.
+ */
+public class SchemaRegistryClient {
+
+    private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final URI baseUrl;
+    private final String authorization;
+    private final HttpClient http;
+    private final Duration timeout;
+    private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+    private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+
+    /**
+     * @param baseUrl      registry root, e.g. {@code http://schema-registry:8081}
+     * @param basicAuthUserInfo {@code user:password} for HTTP basic auth, or null
+     */
+    public SchemaRegistryClient(URI baseUrl, String basicAuthUserInfo, Duration timeout) {
+        String root = baseUrl.toString();
+        this.baseUrl = URI.create(root.endsWith("/") ? root : root + "/");
+        this.authorization = basicAuthUserInfo == null || basicAuthUserInfo.isBlank()
+                ? null
+                : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    /** The writer schema registered under {@code id}. */
+    public Schema schemaById(int id) {
+        Schema cached = schemasById.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        JsonNode body = send(request("schemas/ids/" + id).GET().build(), "schema id " + id);
+        Schema schema = new Schema.Parser().parse(body.path("schema").asText());
+        schemasById.putIfAbsent(id, schema);
+        return schema;
+    }
+
+    /** Registers {@code schema} under {@code subject} (idempotent on the registry side) and returns its id. */
+    public int register(String subject, Schema schema) {
+        String key = subject + '\u0000' + schema;
+        Integer cached = idsBySubjectAndSchema.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        String payload;
+        try {
+            payload = JSON.writeValueAsString(Map.of("schema", schema.toString()));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        String path = "subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions";
+        JsonNode body = send(request(path).POST(HttpRequest.BodyPublishers.ofString(payload)).build(),
+                "subject " + subject);
+        int id = body.path("id").asInt(-1);
+        if (id < 0) {
+            throw new RegistryException("Registry answered without an id when registering subject " + subject);
+        }
+        idsBySubjectAndSchema.put(key, id);
+        schemasById.putIfAbsent(id, schema);
+        return id;
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(baseUrl.resolve(path))
+                .timeout(timeout)
+                .header("Accept", CONTENT_TYPE + ", application/json")
+                .header("Content-Type", CONTENT_TYPE);
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        return builder;
+    }
+
+    private JsonNode send(HttpRequest request, String what) {
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new RegistryException("Schema registry at " + baseUrl + " unreachable for " + what + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RegistryException("Interrupted while asking the schema registry for " + what, e);
+        }
+        if (response.statusCode() == 404) {
+            throw new SchemaNotFoundException("Schema registry at " + baseUrl + " does not know " + what
+                    + ": " + response.body());
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new RegistryException("Schema registry at " + baseUrl + " answered " + response.statusCode()
+                    + " for " + what + ": " + response.body());
+        }
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new RegistryException("Schema registry answered unreadable JSON for " + what, e);
+        }
+    }
+
+    /** The registry could not answer: transient, retry later. */
+    public static class RegistryException extends RuntimeException {
+        public RegistryException(String message) {
+            super(message);
+        }
+
+        public RegistryException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The registry answered that it does not know the schema or subject: permanent. */
+    public static class SchemaNotFoundException extends RegistryException {
+        public SchemaNotFoundException(String message) {
+            super(message);
+        }
+    }
+}

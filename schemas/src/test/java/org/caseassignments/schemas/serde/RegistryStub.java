@@ -1,0 +1,95 @@
+package org.caseassignments.schemas.serde;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.apache.avro.Schema;
+
+/**
+ * An HTTP stub of the two Confluent Schema Registry calls the serde makes, on a loopback port. It
+ * records every request so tests can see caching, and can be told to fail.
+ */
+final class RegistryStub implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final Map<Integer, String> schemasById = new ConcurrentHashMap<>();
+    private final Map<String, Integer> idsBySchema = new ConcurrentHashMap<>();
+    final List<String> requests = new CopyOnWriteArrayList<>();
+    final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private final AtomicInteger nextId = new AtomicInteger(100);
+    volatile int failWithStatus;
+
+    RegistryStub() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    URI url() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Registers a schema as if another producer had, and returns its id. */
+    int preRegister(Schema schema) {
+        return idsBySchema.computeIfAbsent(schema.toString(), s -> {
+            int id = nextId.getAndIncrement();
+            schemasById.put(id, s);
+            return id;
+        });
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getRawPath();
+        requests.add(exchange.getRequestMethod() + " " + path);
+        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        if (auth != null) {
+            authorizations.add(auth);
+        }
+        if (failWithStatus != 0) {
+            respond(exchange, failWithStatus, "{\"error_code\":50001,\"message\":\"stub told to fail\"}");
+            return;
+        }
+        if (exchange.getRequestMethod().equals("GET") && path.startsWith("/schemas/ids/")) {
+            String schema = schemasById.get(Integer.parseInt(path.substring("/schemas/ids/".length())));
+            if (schema == null) {
+                respond(exchange, 404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
+            } else {
+                respond(exchange, 200, JSON.writeValueAsString(Map.of("schema", schema)));
+            }
+            return;
+        }
+        if (exchange.getRequestMethod().equals("POST") && path.startsWith("/subjects/") && path.endsWith("/versions")) {
+            JsonNode body = JSON.readTree(exchange.getRequestBody());
+            int id = preRegister(new Schema.Parser().parse(body.get("schema").asText()));
+            respond(exchange, 200, "{\"id\":" + id + "}");
+            return;
+        }
+        respond(exchange, 404, "{\"error_code\":404,\"message\":\"no such endpoint\"}");
+    }
+
+    private static void respond(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/vnd.schemaregistry.v1+json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

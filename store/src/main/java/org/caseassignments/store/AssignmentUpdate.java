@@ -1,0 +1,39 @@
+package org.caseassignments.store;
+
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One candidate assignment of a case, from an event or a snapshot row.
+ *
+ * @param guard which never-rewind rule decides whether it applies
+ */
+public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String supervisorSub, long revision,
+                               Guard guard) {
+
+    public AssignmentUpdate {
+        Objects.requireNonNull(caseId, "caseId");
+        Objects.requireNonNull(guard, "guard");
+        if (revision < 0) {
+            throw new IllegalArgumentException("assignment revision must be >= 0, was " + revision + " for case " + caseId);
+        }
+    }
+
+    /**
+     * {@code case.created}: seeds revision 0 over an absent row or a placeholder, and nothing else —
+     * which is exactly the strictly-newer guard at revision 0, so both event types share one statement.
+     */
+    public static AssignmentUpdate created(UUID caseId, String worker, String supervisor) {
+        return new AssignmentUpdate(caseId, worker, supervisor, 0, Guard.STRICTLY_NEWER);
+    }
+
+    /** {@code case.assignment_changed}: applies iff its revision is strictly greater than the stored one. */
+    public static AssignmentUpdate changed(UUID caseId, String worker, String supervisor, long revision) {
+        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.STRICTLY_NEWER);
+    }
+
+    /** A snapshot row: applies when newer, and converges the values at an equal revision. */
+    public static AssignmentUpdate snapshot(UUID caseId, String worker, String supervisor, long revision) {
+        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.NEWER_OR_CONVERGE);
+    }
+}

@@ -1,0 +1,46 @@
+package org.caseassignments.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+class BatchReductionTests {
+
+    private static final UUID A = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+    private static final UUID B = UUID.fromString("00000000-0000-0000-0000-00000000000b");
+
+    @Test
+    void shouldKeepOnlyTheHighestRevisionPerCaseWhateverTheArrivalOrder() {
+        List<AssignmentUpdate> batch = List.of(
+                AssignmentUpdate.changed(B, "w-3", "s", 3),
+                AssignmentUpdate.changed(A, "w-5", "s", 5),
+                AssignmentUpdate.created(A, "w-0", "s"),
+                AssignmentUpdate.changed(A, "w-2", "s", 2),
+                AssignmentUpdate.changed(B, "w-1", "s", 1));
+
+        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(batch);
+
+        assertThat(survivors).extracting(AssignmentUpdate::caseId, AssignmentUpdate::assignedWorkerSub)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(A, "w-5"), org.assertj.core.groups.Tuple.tuple(B, "w-3"));
+    }
+
+    @Test
+    void shouldLetACreationSurviveWhenNoChangeOfItsCaseIsInTheBatch() {
+        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(List.of(
+                AssignmentUpdate.created(A, "w-0", "s-0")));
+
+        assertThat(survivors).containsExactly(AssignmentUpdate.created(A, "w-0", "s-0"));
+    }
+
+    @Test
+    void shouldLetTheLaterOfTwoEqualRevisionsWin() {
+        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(List.of(
+                AssignmentUpdate.snapshot(A, "old", "s", 4),
+                AssignmentUpdate.snapshot(A, "new", "s", 4)));
+
+        assertThat(survivors).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("new");
+    }
+}
