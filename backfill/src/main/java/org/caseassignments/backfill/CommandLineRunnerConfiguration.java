@@ -1,0 +1,61 @@
+package org.caseassignments.backfill;
+
+import org.springframework.boot.CommandLineRunner;
+import org.springframework.boot.ExitCodeGenerator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import picocli.CommandLine;
+
+/** Runs the picocli command line with subcommands instantiated by Spring, and keeps its exit code. */
+@Configuration(proxyBeanMethods = false)
+class CommandLineRunnerConfiguration {
+
+    @Bean
+    CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine commandLine = new CommandLine(new BackfillCommand(), factory);
+        commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
+            cmd.getErr().println(cmd.getColorScheme().errorText("backfill " + cmd.getCommandName() + ": " + e.getMessage()));
+            return ExitCodes.COULD_NOT_START;
+        });
+        return commandLine;
+    }
+
+    @Bean
+    CommandLine.IFactory picocliFactory(org.springframework.context.ApplicationContext context) {
+        return new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                try {
+                    return context.getBean(type);
+                } catch (org.springframework.beans.BeansException e) {
+                    return CommandLine.defaultFactory().create(type);
+                }
+            }
+        };
+    }
+
+    @Bean
+    CommandRunner commandRunner(CommandLine commandLine) {
+        return new CommandRunner(commandLine);
+    }
+
+    /** Executes the command once at startup; usage errors exit 2 as picocli reports them. */
+    static final class CommandRunner implements CommandLineRunner, ExitCodeGenerator {
+        private final CommandLine commandLine;
+        private int exitCode;
+
+        CommandRunner(CommandLine commandLine) {
+            this.commandLine = commandLine;
+        }
+
+        @Override
+        public void run(String... args) {
+            exitCode = commandLine.execute(args);
+        }
+
+        @Override
+        public int getExitCode() {
+            return exitCode;
+        }
+    }
+}

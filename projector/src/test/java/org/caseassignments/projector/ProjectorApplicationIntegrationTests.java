@@ -1,0 +1,57 @@
+package org.caseassignments.projector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.client.RestClient;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ProjectorApplicationIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.empty();
+    static final String EVENTS = TestKafka.uniqueTopic("case.events");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        DB.register(registry);
+        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+        registry.add("projector.topics.events", () -> EVENTS);
+        registry.add("projector.topics.assignments", () -> EVENTS + ".assignments");
+        registry.add("projector.topics.dead-letter", () -> EVENTS + ".dlq");
+        registry.add("management.server.port", () -> "0");
+    }
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @LocalManagementPort
+    int managementPort;
+
+    @Test
+    void shouldStartMigrateTheDatabaseCreateItsTopicsAndReportHealthy() throws Exception {
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
+                .isPositive();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();
+
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
+            Set<String> topics = admin.listTopics().names().get();
+            assertThat(topics).contains(EVENTS, EVENTS + ".assignments", EVENTS + ".dlq");
+        }
+
+        String health = RestClient.create("http://localhost:" + managementPort).get().uri("/actuator/health")
+                .retrieve().body(String.class);
+        assertThat(health).contains("\"status\":\"UP\"");
+    }
+}

@@ -1,0 +1,50 @@
+package org.caseassignments.schemas.topics;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.caseassignments.schemas.serde.CaseEventSerde;
+
+/**
+ * Every topic the service reads or writes. Names are configuration (defaults below); serdes are
+ * fixed by the contract: keys are case ids as UTF-8 strings, values are Avro case events.
+ *
+ * @param events      input topics carrying {@code CaseCreated} and {@code CaseAssignmentChanged}
+ *                    (one shared topic by default; one topic per type works too)
+ * @param assignments the compacted output topic of {@code CaseAssignment}, one record per forward change
+ * @param deadLetter  where undecodable or invalid input goes, with its original key, bytes and headers
+ */
+public record CaseTopics(List<Topic<String, SpecificRecord>> events,
+                         Topic<String, SpecificRecord> assignments,
+                         Topic<String, byte[]> deadLetter) {
+
+    public static final String DEFAULT_EVENTS = "case.events";
+    public static final String DEFAULT_ASSIGNMENTS = "case.assignments";
+    public static final String DEFAULT_DEAD_LETTER = "case.events.dlq";
+
+    /**
+     * @param serdeConfig Kafka-style serde settings ({@code schema.registry.url} and friends); empty for
+     *                    single-object encoding against the bundled schemas
+     */
+    public static CaseTopics of(List<String> eventTopics, String assignmentsTopic, String deadLetterTopic,
+                                Map<String, ?> serdeConfig) {
+        Serde<SpecificRecord> avro = CaseEventSerde.of(serdeConfig);
+        Serde<String> keys = Serdes.String();
+        return new CaseTopics(
+                eventTopics.stream().map(name -> new Topic<>(name, keys, avro)).toList(),
+                new Topic<>(assignmentsTopic, keys, avro),
+                new Topic<>(deadLetterTopic, keys, Serdes.ByteArray()));
+    }
+
+    /** The default names with single-object encoding. */
+    public static CaseTopics defaults() {
+        return of(List.of(DEFAULT_EVENTS), DEFAULT_ASSIGNMENTS, DEFAULT_DEAD_LETTER, Map.of());
+    }
+
+    public List<String> eventTopicNames() {
+        return events.stream().map(Topic::name).toList();
+    }
+}
