@@ -1,6 +1,8 @@
 package org.caseassignments.ingest;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -17,11 +19,13 @@ public final class IngestMetrics {
     private final MeterRegistry registry;
     private final String source;
     private final Counter applied;
-    private final Counter skipped;
+    private final Counter skippedByDatabase;
+    private final Counter skippedByFilter;
     private final Counter entityRowsUpdated;
     private final Counter entityRowsHealed;
     private final DistributionSummary batchSize;
     private final Timer applyTime;
+    private final Map<String, Counter> deadLettered = new ConcurrentHashMap<>();
 
     public IngestMetrics(MeterRegistry registry, String source) {
         this.registry = registry;
@@ -29,9 +33,8 @@ public final class IngestMetrics {
         this.applied = Counter.builder("case_assignments.events.applied")
                 .description("Events that moved a projection row forward (after in-batch reduction)")
                 .tag("source", source).register(registry);
-        this.skipped = Counter.builder("case_assignments.events.skipped")
-                .description("Events that changed nothing: stale, duplicate, or superseded within their batch")
-                .tag("source", source).register(registry);
+        this.skippedByDatabase = skipped("database");
+        this.skippedByFilter = skipped("filter");
         this.entityRowsUpdated = Counter.builder("case_assignments.entity_rows.updated")
                 .description("Placement and kinship rows that took their case's new assignment")
                 .tag("source", source).register(registry);
@@ -46,20 +49,33 @@ public final class IngestMetrics {
                 .tag("source", source).register(registry);
     }
 
+    private Counter skipped(String stage) {
+        return Counter.builder("case_assignments.events.skipped")
+                .description("Events that changed nothing: stale, duplicate, or superseded within their batch. "
+                        + "stage=filter: dropped by the projector's monotonic filter before the database; "
+                        + "stage=database: matched no row under the database guard")
+                .tag("source", source).tag("stage", stage).register(registry);
+    }
+
     public void batchApplied(int events, ApplyResult result, Duration took) {
         int moved = result.insertedCases().size() + result.advancedCases().size();
         applied.increment(moved);
-        skipped.increment(events - moved);
+        skippedByDatabase.increment(events - moved);
         entityRowsUpdated.increment(result.entityRowsUpdated());
         entityRowsHealed.increment(result.entityRowsHealed());
         batchSize.record(events);
         applyTime.record(took);
     }
 
+    /** An event dropped before the database because a revision at least as high was already seen for its case. */
+    public void filtered() {
+        skippedByFilter.increment();
+    }
+
     public void deadLettered(Rejection rejection) {
-        Counter.builder("case_assignments.events.dead_lettered")
-                .description("Input records sent to the dead-letter topic, by reason")
-                .tag("source", source).tag("reason", rejection.code())
-                .register(registry).increment();
+        deadLettered.computeIfAbsent(rejection.code(), code -> Counter.builder("case_assignments.events.dead_lettered")
+                .description("Records sent to the dead-letter topic, by reason")
+                .tag("source", source).tag("reason", code)
+                .register(registry)).increment();
     }
 }

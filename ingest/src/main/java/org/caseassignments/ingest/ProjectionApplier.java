@@ -23,6 +23,9 @@ public final class ProjectionApplier {
 
     /** One transaction; on failure nothing of the batch is applied and the exception propagates for a retry. */
     public ApplyResult apply(List<AssignmentUpdate> batch) {
+        if (batch.isEmpty()) {
+            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0);
+        }
         long start = System.nanoTime();
         ApplyResult result = transaction.execute(status -> writer.apply(batch));
         metrics.batchApplied(batch.size(), result, Duration.ofNanos(System.nanoTime() - start));

@@ -1,0 +1,69 @@
+package org.caseassignments.projector.stream;
+
+import java.util.Map;
+
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.projector.ProjectorProperties;
+import org.caseassignments.schemas.topics.CaseTopics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.EnableKafkaStreams;
+import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
+import org.springframework.kafka.config.KafkaStreamsConfiguration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+
+/**
+ * Runs {@link ProjectorTopology} through spring-kafka's {@code StreamsBuilderFactoryBean}, exactly
+ * once: input offsets, store changes, dead letters and projection records commit in one Kafka
+ * transaction, so after any crash the store holds a revision only if {@code case.assignments} does.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableKafkaStreams
+class StreamsConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamsConfiguration.class);
+
+    @Bean(KafkaStreamsDefaultConfiguration.DEFAULT_STREAMS_CONFIG_BEAN_NAME)
+    KafkaStreamsConfiguration defaultKafkaStreamsConfig(KafkaProperties kafka, ProjectorProperties properties) {
+        Map<String, Object> config = kafka.buildStreamsProperties();
+        ProjectorProperties.Streams streams = properties.streams();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, properties.applicationId());
+        config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, streams.commitInterval().toMillis());
+        config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streams.threads());
+        if (streams.stateDir() != null && !streams.stateDir().isBlank()) {
+            config.put(StreamsConfig.STATE_DIR_CONFIG, streams.stateDir());
+        }
+        return new KafkaStreamsConfiguration(config);
+    }
+
+    @Bean
+    ProjectorTopology projectorTopology(StreamsBuilder builder, CaseTopics topics, CaseEventReader reader,
+                                        IngestMetrics metrics) {
+        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics);
+        topology.addTo(builder);
+        return topology;
+    }
+
+    /** A failed stream thread is replaced; its tasks resume from their last commit, nothing is skipped. */
+    @Bean
+    StreamsBuilderFactoryBeanConfigurer replaceFailedStreamThreads() {
+        return factoryBean -> factoryBean.setStreamsUncaughtExceptionHandler(e -> {
+            log.error("Stream thread failed; replacing it, its tasks resume from their last commit", e);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    }
+
+    @Bean
+    KafkaStreamsHealthIndicator kafkaStreamsHealthIndicator(
+            org.springframework.kafka.config.StreamsBuilderFactoryBean factoryBean) {
+        return new KafkaStreamsHealthIndicator(factoryBean);
+    }
+}

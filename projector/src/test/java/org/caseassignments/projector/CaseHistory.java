@@ -1,0 +1,129 @@
+package org.caseassignments.projector;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.Rows;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A seeded random history: cases, each created and then changed a few times, delivered with
+ * reordering and duplicates; some cases have entity rows (born unknown or carrying an old pair) or a
+ * placeholder before any event. Its oracle is computed from the events alone: per case, the event
+ * with the highest revision (the creation's pair when no change exists).
+ */
+final class CaseHistory {
+
+    final long seed;
+    /** Events in delivery order. */
+    final List<SpecificRecord> deliveries;
+    /** The final assignment of each case. */
+    final Map<UUID, ProjectionRows.Assignment> oracle;
+    private final Map<UUID, List<String>> entityRowsByCase;
+    private final List<UUID> placeholders;
+
+    private CaseHistory(long seed, List<SpecificRecord> deliveries, Map<UUID, ProjectionRows.Assignment> oracle,
+                        Map<UUID, List<String>> entityRowsByCase, List<UUID> placeholders) {
+        this.seed = seed;
+        this.deliveries = deliveries;
+        this.oracle = oracle;
+        this.entityRowsByCase = entityRowsByCase;
+        this.placeholders = placeholders;
+    }
+
+    /**
+     * @param cases      number of cases
+     * @param maxChanges each case gets 0..maxChanges assignment changes after its creation
+     */
+    static CaseHistory generate(long seed, int cases, int maxChanges) {
+        Random random = new Random(seed);
+        List<List<SpecificRecord>> perCase = new ArrayList<>();
+        Map<UUID, ProjectionRows.Assignment> oracle = new LinkedHashMap<>();
+        Map<UUID, List<String>> entityRows = new HashMap<>();
+        List<UUID> placeholders = new ArrayList<>();
+        for (int c = 0; c < cases; c++) {
+            UUID caseId = new UUID(random.nextLong(), random.nextLong());
+            List<SpecificRecord> events = new ArrayList<>();
+            String worker = sub(random, "w");
+            String supervisor = sub(random, "s");
+            events.add(CaseEvents.created(caseId).worker(worker).supervisor(supervisor).build());
+            ProjectionRows.Assignment last = new ProjectionRows.Assignment(worker, supervisor, 0);
+            int changes = random.nextInt(maxChanges + 1);
+            for (int revision = 1; revision <= changes; revision++) {
+                worker = sub(random, "w");
+                supervisor = sub(random, "s");
+                events.add(CaseEvents.changed(caseId, revision).worker(worker).supervisor(supervisor).build());
+                last = new ProjectionRows.Assignment(worker, supervisor, revision);
+            }
+            perCase.add(events);
+            oracle.put(caseId, last);
+            int kind = random.nextInt(10);
+            if (kind < 3) {
+                entityRows.put(caseId, List.of(kind == 0 ? "placement-unknown" : "placement-old", "kinship-unknown"));
+            } else if (kind == 3) {
+                placeholders.add(caseId);
+                entityRows.put(caseId, List.of("placement-unknown"));
+            }
+        }
+        return new CaseHistory(seed, deliver(random, perCase), oracle, entityRows, placeholders);
+    }
+
+    /** Interleaves the cases, moves some events ahead of earlier ones of their case, and repeats about 10%. */
+    private static List<SpecificRecord> deliver(Random random, List<List<SpecificRecord>> perCase) {
+        List<SpecificRecord> order = new ArrayList<>();
+        List<List<SpecificRecord>> pending = new ArrayList<>();
+        perCase.forEach(events -> pending.add(new ArrayList<>(events)));
+        while (!pending.isEmpty()) {
+            int pick = random.nextInt(pending.size());
+            List<SpecificRecord> events = pending.get(pick);
+            // Out of order: a third of the time take a later event of the case first.
+            int index = events.size() > 1 && random.nextInt(3) == 0 ? 1 + random.nextInt(events.size() - 1) : 0;
+            order.add(events.remove(index));
+            if (events.isEmpty()) {
+                pending.remove(pick);
+            }
+        }
+        int duplicates = order.size() / 10;
+        for (int d = 0; d < duplicates; d++) {
+            int from = random.nextInt(order.size());
+            order.add(from + random.nextInt(order.size() - from + 1), order.get(from));
+        }
+        return order;
+    }
+
+    private static String sub(Random random, String prefix) {
+        return random.nextInt(8) == 0 ? null : prefix + "-" + random.nextInt(50);
+    }
+
+    /** Inserts the placeholders and entity rows that exist before any event is delivered. */
+    void seedRows(JdbcTemplate jdbc) {
+        placeholders.forEach(caseId -> Rows.assignment(caseId).placeholder().insert(jdbc));
+        entityRowsByCase.forEach((caseId, rows) -> rows.forEach(row -> {
+            Rows.EntityRow entity = row.startsWith("placement") ? Rows.placement(caseId) : Rows.kinshipOption(caseId);
+            if (row.endsWith("unknown")) {
+                entity.bornUnknown();
+            } else {
+                entity.worker("w-old").supervisor("s-old").revision(0);
+            }
+            entity.insert(jdbc);
+        }));
+    }
+
+    int entityRowCount() {
+        return entityRowsByCase.values().stream().mapToInt(List::size).sum();
+    }
+
+    /** A part of the deliveries, for tests that deliver in several steps. */
+    List<SpecificRecord> slice(int part, int parts) {
+        int from = deliveries.size() * part / parts;
+        int to = deliveries.size() * (part + 1) / parts;
+        return deliveries.subList(from, to);
+    }
+}

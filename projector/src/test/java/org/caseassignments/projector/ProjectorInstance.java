@@ -1,0 +1,107 @@
+package org.caseassignments.projector;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.streams.KafkaStreams;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+
+/**
+ * The projector application, started in this JVM against a test database and a test class's own
+ * topics, with its own application id and state directory. Closing it is a graceful shutdown.
+ */
+final class ProjectorInstance implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+
+    private ProjectorInstance(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    /** The properties that point a projector at this database, these topics and this application id. */
+    static Map<String, String> properties(TestDatabase db, ProjectorTopics topics, String applicationId) {
+        Map<String, String> properties = new LinkedHashMap<>(db.springProperties());
+        properties.put("spring.kafka.bootstrap-servers", TestKafka.bootstrapServers());
+        properties.put("projector.application-id", applicationId);
+        properties.put("projector.topics.events", topics.events());
+        properties.put("projector.topics.assignments", topics.assignments());
+        properties.put("projector.topics.dead-letter", topics.deadLetter());
+        properties.put("projector.partitions", Integer.toString(topics.partitions()));
+        properties.put("projector.streams.state-dir", temporaryDirectory().toString());
+        // A crashed member is noticed in seconds, not the default 45 s.
+        properties.put("spring.kafka.streams.properties.session.timeout.ms", "6000");
+        properties.put("spring.kafka.streams.properties.heartbeat.interval.ms", "1000");
+        properties.put("spring.kafka.consumer.properties.session.timeout.ms", "6000");
+        properties.put("spring.kafka.consumer.properties.heartbeat.interval.ms", "1000");
+        properties.put("projector.sink.retry.max-interval", "1s");
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("spring.jmx.enabled", "false");
+        return properties;
+    }
+
+    static ProjectorInstance start(TestDatabase db, ProjectorTopics topics, String applicationId) {
+        return start(properties(db, topics, applicationId));
+    }
+
+    static ProjectorInstance start(Map<String, String> properties) {
+        // As command-line arguments: they override application.yml, as an operator's environment would.
+        String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(ProjectorApplication.class)
+                .web(WebApplicationType.NONE)
+                .run(arguments);
+        return new ProjectorInstance(context);
+    }
+
+    static String uniqueApplicationId() {
+        return "projector-test-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    KafkaStreams streams() {
+        return context.getBean(StreamsBuilderFactoryBean.class).getKafkaStreams();
+    }
+
+    @SuppressWarnings("unchecked")
+    ConcurrentMessageListenerContainer<byte[], byte[]> sinkContainer() {
+        return context.getBean("projectionSinkContainer", ConcurrentMessageListenerContainer.class);
+    }
+
+    Status health() {
+        return context.getBean(HealthEndpoint.class).health().getStatus();
+    }
+
+    Status health(String component) {
+        return context.getBean(HealthEndpoint.class).healthForPath(component).getStatus();
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+
+    private static Path temporaryDirectory() {
+        try {
+            Path dir = Files.createTempDirectory("projector-state-");
+            dir.toFile().deleteOnExit();
+            return dir;
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot create a state directory for a test projector", e);
+        }
+    }
+}
