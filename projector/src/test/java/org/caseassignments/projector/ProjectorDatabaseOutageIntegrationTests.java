@@ -1,0 +1,109 @@
+package org.caseassignments.projector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** PostgreSQL refusing connections: the sink retries, reports DOWN, commits nothing, and resumes by itself. */
+class ProjectorDatabaseOutageIntegrationTests {
+
+    private static final TestDatabase DB = TestDatabase.migrated();
+    private static final ProjectorTopics TOPICS = ProjectorTopics.unique(3).createEvents();
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private static ProjectorInstance projector;
+    private static String sinkGroup;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+
+    @BeforeAll
+    static void startProjector() {
+        String applicationId = ProjectorInstance.uniqueApplicationId();
+        sinkGroup = applicationId + ".sink";
+        Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, applicationId);
+        properties.put("spring.datasource.hikari.connection-timeout", "500");
+        projector = ProjectorInstance.start(properties);
+    }
+
+    @AfterAll
+    static void stopProjector() {
+        projector.close();
+    }
+
+    @Test
+    void shouldRetryReportDownAndCommitNothingWhileTheDatabaseRefusesConnectionsThenResumeByItself() throws Exception {
+        UUID before = UUID.randomUUID();
+        UUID during = UUID.randomUUID();
+        try (EventPublisher publisher = new EventPublisher();
+             // The server's maintenance database: a session cannot lock others out of its own database.
+             Connection admin = DriverManager.getConnection(DB.jdbcUrl().replace("/" + DB.name(), "/postgres"),
+                     DB.username(), DB.password())) {
+            // Given a projector that has applied and committed what it received so far
+            publisher.publishInOrder(TOPICS.events(), List.of(CaseEvents.created(before).build()));
+            await().atMost(TIMEOUT).until(() -> KafkaOffsets.caughtUpTransactional(sinkGroup, TOPICS.assignments(), 3)
+                    && !KafkaOffsets.committed(sinkGroup, TOPICS.assignments()).isEmpty());
+            Map<Integer, Long> committedBefore = KafkaOffsets.committed(sinkGroup, TOPICS.assignments());
+
+            // When PostgreSQL refuses every new connection to the database and drops the open ones
+            refuseConnections(admin, true);
+            publisher.publishInOrder(TOPICS.events(), List.of(CaseEvents.created(during).worker("w-0").build(),
+                    CaseEvents.changed(during, 1).worker("w-1").build()));
+
+            // Then the sink keeps retrying and reports DOWN, the changes wait on case.assignments,
+            // and no offset past the unapplied records is committed
+            await().atMost(TIMEOUT).untilAsserted(() -> {
+                assertThat(projector.health("projectionSink")).isEqualTo(Status.DOWN);
+                assertThat(failedAttempts()).isGreaterThanOrEqualTo(3);
+            });
+            assertThat(projector.health()).isEqualTo(Status.DOWN);
+            Map<Integer, Long> end = KafkaOffsets.end(TOPICS.assignments(), 3);
+            assertThat(end.values().stream().mapToLong(Long::longValue).sum())
+                    .isGreaterThan(committedBefore.values().stream().mapToLong(Long::longValue).sum());
+            assertThat(KafkaOffsets.committed(sinkGroup, TOPICS.assignments())).isEqualTo(committedBefore);
+
+            refuseConnections(admin, false);
+        }
+
+        // And once PostgreSQL accepts connections again it applies them and reports UP, by itself
+        await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> assertThat(jdbc.queryForObject(
+                "SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class, during)).isEqualTo(1L));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(projector.health("projectionSink")).isEqualTo(Status.UP);
+            assertThat(KafkaOffsets.caughtUpTransactional(sinkGroup, TOPICS.assignments(), 3)).isTrue();
+        });
+    }
+
+    private static void refuseConnections(Connection admin, boolean refuse) throws Exception {
+        try (Statement statement = admin.createStatement()) {
+            statement.execute("ALTER DATABASE " + DB.name() + " ALLOW_CONNECTIONS " + !refuse);
+            if (refuse) {
+                statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+                        + DB.name() + "'");
+            }
+        }
+    }
+
+    private static int failedAttempts() {
+        var health = (IndicatedHealthDescriptor) projector.bean(HealthEndpoint.class).healthForPath("projectionSink");
+        Object attempts = health.getDetails().get("failedAttempts");
+        return attempts == null ? 0 : (Integer) attempts;
+    }
+}
