@@ -1,0 +1,145 @@
+package org.caseassignments.projector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.caseassignments.schemas.events.CaseAssignment;
+import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A projector killed abruptly (SIGKILL, in a JVM of its own) never has committed an offset past a
+ * record whose change is not in PostgreSQL, and a new instance started in its place reaches the oracle.
+ */
+class ProjectorCrashIntegrationTests {
+
+    private static final TestDatabase DB = TestDatabase.migrated();
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+
+    @Test
+    void shouldCommitNothingForATransactionKilledWhileItWaitsAndRecoverEverythingAfterwards() throws Exception {
+        ProjectorTopics topics = ProjectorTopics.unique(3).createEvents();
+        CaseHistory history = CaseHistory.generate(5150, 500, 5);
+        history.seedRows(jdbc);
+        String applicationId = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> properties = ProjectorInstance.properties(DB, topics, applicationId);
+
+        try (ProjectorProcess crashing = ProjectorProcess.start(properties);
+             EventPublisher publisher = new EventPublisher();
+             Connection blocker = DB.dataSource().getConnection()) {
+            // Given the projector's sink inside a database transaction that cannot proceed
+            blocker.setAutoCommit(false);
+            try (Statement lock = blocker.createStatement()) {
+                lock.execute("LOCK TABLE case_assignments IN SHARE MODE");
+            }
+            publisher.publishAll(topics.events(), history.slice(0, 2));
+            await("the projector's apply waiting on the table lock (log: " + crashing.log + ")").atMost(TIMEOUT)
+                    .until(() -> jdbc.queryForObject("""
+                            SELECT count(*) FROM pg_stat_activity
+                             WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO case_assignments%'""",
+                            Integer.class) > 0);
+
+            // When it is killed inside that transaction
+            crashing.kill();
+            blocker.rollback();
+        }
+
+        // Then none of its offsets was committed, though its changes were published and never reached the database
+        assertThat(KafkaOffsets.committed(applicationId + ".sink", topics.assignments())).isEmpty();
+        assertThat(KafkaOffsets.end(topics.assignments(), 3).values()).anySatisfy(end -> assertThat(end).isPositive());
+        assertCommittedOffsetsCoveredByTheDatabase(topics, applicationId);
+
+        // And a new instance on the same state directory, with the rest of the history, reaches the oracle
+        try (EventPublisher publisher = new EventPublisher();
+             ProjectorInstance restarted = ProjectorInstance.start(properties)) {
+            publisher.publishAll(topics.events(), history.slice(1, 2));
+            ProjectionRows.awaitOracle(jdbc, history, TIMEOUT);
+        }
+    }
+
+    @Test
+    void shouldNeverHaveCommittedPastTheDatabaseWhenKilledMidStreamAndReachTheOracleAfterARestart() {
+        ProjectorTopics topics = ProjectorTopics.unique(3).createEvents();
+        CaseHistory history = CaseHistory.generate(8088, 3000, 6);
+        history.seedRows(jdbc);
+        String applicationId = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> properties = ProjectorInstance.properties(DB, topics, applicationId);
+        // Small batches, so the kill lands between many database commits.
+        properties.put("projector.sink.max-batch-events", "200");
+        try (ProjectorProcess crashing = ProjectorProcess.start(properties);
+             EventPublisher publisher = new EventPublisher()) {
+            // Given a projector in the middle of the stream: some cases applied, most not yet
+            publisher.publishAll(topics.events(), history.deliveries);
+            await("the projector applying its first cases (log: " + crashing.log + ")").atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> appliedCases(history) >= history.oracle.size() / 10);
+
+            // When it is killed
+            crashing.kill();
+        }
+        assertThat(appliedCases(history)).as("cases applied when killed").isLessThan(history.oracle.size());
+
+        // Then every record below its committed offsets is in the database, and a restart reaches the oracle
+        assertCommittedOffsetsCoveredByTheDatabase(topics, applicationId);
+        try (ProjectorInstance restarted = ProjectorInstance.start(properties)) {
+            ProjectionRows.awaitOracle(jdbc, history, TIMEOUT);
+        }
+    }
+
+    private int appliedCases(CaseHistory history) {
+        Map<UUID, ProjectionRows.Assignment> projection = ProjectionRows.projection(jdbc);
+        return (int) history.oracle.keySet().stream()
+                .filter(caseId -> projection.containsKey(caseId) && projection.get(caseId).revision() >= 0).count();
+    }
+
+    /** Each case.assignments record below the sink's committed offset has its revision (or a higher one) applied. */
+    private void assertCommittedOffsetsCoveredByTheDatabase(ProjectorTopics topics, String applicationId) {
+        Map<Integer, Long> committed = KafkaOffsets.committed(applicationId + ".sink", topics.assignments());
+        Map<UUID, ProjectionRows.Assignment> projection = ProjectionRows.projection(jdbc);
+        AvroEventCodec codec = AvroEventCodec.singleObject();
+        List<String> ahead = new ArrayList<>();
+        int checked = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            for (Map.Entry<Integer, Long> partition : committed.entrySet()) {
+                TopicPartition tp = new TopicPartition(topics.assignments(), partition.getKey());
+                consumer.assign(List.of(tp));
+                consumer.seekToBeginning(List.of(tp));
+                while (consumer.position(tp) < partition.getValue()) {
+                    for (var record : consumer.poll(Duration.ofMillis(500))) {
+                        if (record.offset() >= partition.getValue()) {
+                            break;
+                        }
+                        CaseAssignment assignment = (CaseAssignment) codec.decode(record.value());
+                        ProjectionRows.Assignment applied = projection.get(UUID.fromString(assignment.getCaseId()));
+                        checked++;
+                        if (applied == null || applied.revision() < assignment.getAssignmentRevision()) {
+                            ahead.add(tp + "@" + record.offset() + " " + assignment + " but the database has " + applied);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(ahead).as("records committed by the sink (%d checked) but not in PostgreSQL", checked).isEmpty();
+    }
+}

@@ -1,0 +1,62 @@
+package org.caseassignments.projector;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The projector application in a JVM of its own, so a test can kill it abruptly (SIGKILL): no
+ * shutdown hook, no graceful close, no final commit — a crash. Its output goes to a file under
+ * {@code target/}.
+ */
+final class ProjectorProcess implements AutoCloseable {
+
+    private final Process process;
+    final Path log;
+
+    private ProjectorProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static ProjectorProcess start(Map<String, String> properties) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), ProjectorApplication.class.getName()));
+        properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+        try {
+            Path log = Files.createTempFile(Path.of("target"), "projector-process-", ".log");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).directory(new File(".")).start();
+            return new ProjectorProcess(process, log);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot start a projector process: " + e.getMessage(), e);
+        }
+    }
+
+    /** Kills the process with SIGKILL and waits until it is gone. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the killed projector to exit", e);
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.caseassignments.projector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Consuming every event again from the beginning writes no row: the database guard makes redelivery idempotent. */
+class ProjectorReplayIntegrationTests {
+
+    private static final TestDatabase DB = TestDatabase.migrated();
+    private static final ProjectorTopics TOPICS = ProjectorTopics.unique(3).createEvents();
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+
+    @Test
+    void shouldChangeNoRowWhenTheWholeTopicIsConsumedAgainFromTheBeginning() {
+        CaseHistory history = CaseHistory.generate(77, 500, 5);
+        history.seedRows(jdbc);
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishAll(TOPICS.events(), history.deliveries);
+        }
+        try (ProjectorInstance first = ProjectorInstance.start(DB, TOPICS, ProjectorInstance.uniqueApplicationId())) {
+            ProjectionRows.awaitOracle(jdbc, history, TIMEOUT);
+        }
+        List<Map<String, Object>> before = ProjectionRows.snapshotWithXmin(jdbc);
+
+        // A new application id: an empty revision store and a new sink group, so every event is decoded,
+        // passes the filter and is applied again, and the sink also re-reads the first run's records.
+        String replay = ProjectorInstance.uniqueApplicationId();
+        try (ProjectorInstance again = ProjectorInstance.start(DB, TOPICS, replay)) {
+            await("the replay consuming every event and every projection record").atMost(TIMEOUT)
+                    .until(() -> KafkaOffsets.caughtUp(replay, TOPICS.events(), TOPICS.partitions())
+                            && KafkaOffsets.caughtUpTransactional(replay + ".sink", TOPICS.assignments(),
+                            TOPICS.partitions()));
+        }
+
+        assertThat(ProjectionRows.snapshotWithXmin(jdbc)).isEqualTo(before);
+        assertThat(before).hasSizeGreaterThan(history.oracle.size());
+    }
+}
