@@ -31,6 +31,9 @@ class ProjectorApplicationIntegrationTests {
         registry.add("projector.topics.assignments", () -> EVENTS + ".assignments");
         registry.add("projector.topics.dead-letter", () -> EVENTS + ".dlq");
         registry.add("management.server.port", () -> "0");
+        registry.add("projector.application-id", ProjectorInstance::uniqueApplicationId);
+        registry.add("projector.streams.state-dir", () -> System.getProperty("java.io.tmpdir") + "/projector-smoke-"
+                + EVENTS);
     }
 
     @Autowired

@@ -90,6 +90,7 @@ class SinkConfiguration {
                 new ConcurrentMessageListenerContainer<>(projectionSinkConsumerFactory, container);
         listeners.setConcurrency(properties.sink().concurrency());
         listeners.setCommonErrorHandler(retryForever(properties.sink().retry(), health));
+        health.watch(listeners::isRunning);
         return listeners;
     }
 

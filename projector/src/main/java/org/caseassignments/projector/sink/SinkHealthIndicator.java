@@ -2,6 +2,7 @@ package org.caseassignments.projector.sink;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,13 +22,22 @@ final class SinkHealthIndicator implements HealthIndicator {
     private volatile int failedAttempts;
     private volatile String lastError;
     private volatile Instant lastAppliedAt;
+    private volatile BooleanSupplier consuming = () -> true;
 
     SinkHealthIndicator(Clock clock) {
         this.clock = clock;
     }
 
+    /** Also DOWN while this says the sink's consumers are not running. */
+    void watch(BooleanSupplier consuming) {
+        this.consuming = consuming;
+    }
+
     @Override
     public Health health() {
+        if (!consuming.getAsBoolean()) {
+            return Health.down().withDetail("consumer", "not running").build();
+        }
         Instant since = failingSince;
         if (since != null) {
             return Health.down()

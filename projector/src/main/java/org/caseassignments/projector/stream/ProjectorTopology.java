@@ -18,10 +18,10 @@ import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
 
 /** The projector's stream: input events to dead letters and to the compacted projection topic. */
-public final class ProjectorTopology {
+final class ProjectorTopology {
 
     /** Highest revision seen per case id. Changelogged, so it survives a restart on another instance. */
-    public static final String REVISIONS_STORE = "case-revisions";
+    static final String REVISIONS_STORE = "case-revisions";
 
     private static final String DEAD_LETTER = "route-dead-letter";
     private static final String UPDATE = "route-update";
@@ -31,7 +31,7 @@ public final class ProjectorTopology {
     private final IngestMetrics metrics;
     private final DecodeProcessor.RegistryRetry registryRetry;
 
-    public ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics) {
+    ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics) {
         this(topics, reader, metrics, DecodeProcessor.RegistryRetry.DEFAULT);
     }
 
@@ -43,7 +43,7 @@ public final class ProjectorTopology {
         this.registryRetry = registryRetry;
     }
 
-    public void addTo(StreamsBuilder builder) {
+    void addTo(StreamsBuilder builder) {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(REVISIONS_STORE), Serdes.String(), Serdes.Long()));
 

@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
@@ -52,18 +53,21 @@ class StreamsConfiguration {
         return topology;
     }
 
-    /** A failed stream thread is replaced; its tasks resume from their last commit, nothing is skipped. */
     @Bean
-    StreamsBuilderFactoryBeanConfigurer replaceFailedStreamThreads() {
-        return factoryBean -> factoryBean.setStreamsUncaughtExceptionHandler(e -> {
-            log.error("Stream thread failed; replacing it, its tasks resume from their last commit", e);
-            return StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
+    StreamsBuilderFactoryBeanConfigurer streamsLifecycle() {
+        return factoryBean -> {
+            // A failed stream thread is replaced; its tasks resume from their last commit, nothing is skipped.
+            factoryBean.setStreamsUncaughtExceptionHandler(e -> {
+                log.error("Stream thread failed; replacing it, its tasks resume from their last commit", e);
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
+            // A stopping instance hands its partitions over at once instead of after the session timeout.
+            factoryBean.setLeaveGroupOnClose(true);
+        };
     }
 
     @Bean
-    KafkaStreamsHealthIndicator kafkaStreamsHealthIndicator(
-            org.springframework.kafka.config.StreamsBuilderFactoryBean factoryBean) {
+    KafkaStreamsHealthIndicator kafkaStreamsHealthIndicator(StreamsBuilderFactoryBean factoryBean) {
         return new KafkaStreamsHealthIndicator(factoryBean);
     }
 }

@@ -125,6 +125,8 @@ class ProjectorTopologyTests {
                 .containsExactly("w-2/supervisor-1@2");
         assertThat(registry.get("case_assignments.events.skipped").tag("stage", "filter").counter().count())
                 .isEqualTo(3);
+        assertThat(driver.<String, Long>getKeyValueStore(ProjectorTopology.REVISIONS_STORE).get(caseId.toString()))
+                .isEqualTo(2L);
     }
 
     @Test

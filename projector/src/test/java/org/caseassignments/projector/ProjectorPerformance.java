@@ -1,0 +1,356 @@
+package org.caseassignments.projector;
+
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.Ingested;
+import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.postgresql.PGConnection;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Opt-in benchmark (not a test): how fast the projector drains 1,000,000 events over 100,000 cases
+ * into PostgreSQL, entity rows included, against two baselines on the same data — a naive consumer
+ * that commits one transaction (and one offset) per event, measured on a sample, and the
+ * server-side ceiling, the same final rows applied by one {@code INSERT … SELECT … ON CONFLICT … WHERE}
+ * and one {@code UPDATE … FROM} per entity table. See BENCHMARKS.md for the command and results.
+ *
+ * <p>System properties: {@code cases} (100000), {@code changes} per case (8), {@code extra} duplicated
+ * deliveries (100000), {@code swaps} out-of-order pairs (50000), {@code naive.sample} (20000),
+ * {@code partitions} (3), {@code seed} (1), {@code baselines} (true), and any {@code projector.*} or
+ * {@code spring.kafka.*} setting, e.g.
+ * {@code -Dprojector.sink.max-batch-events=10000}.
+ */
+public final class ProjectorPerformance {
+
+    private static final AvroEventCodec CODEC = AvroEventCodec.singleObject();
+
+    private record Event(String key, byte[] value, UUID caseId, String worker, String supervisor, long revision) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int cases = Integer.getInteger("cases", 100_000);
+        int changes = Integer.getInteger("changes", 8);
+        int extra = Integer.getInteger("extra", 100_000);
+        int swaps = Integer.getInteger("swaps", 50_000);
+        int naiveSample = Integer.getInteger("naive.sample", 20_000);
+        int partitions = Integer.getInteger("partitions", 3);
+        Random random = new Random(Long.getLong("seed", 1));
+
+        List<UUID> caseIds = new ArrayList<>();
+        for (int c = 0; c < cases; c++) {
+            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
+        }
+        List<Event> events = deliveries(random, caseIds, changes, extra, swaps);
+        System.out.printf("data: %,d events over %,d cases (%d changes each, %,d duplicated deliveries, %,d swapped pairs)%n",
+                events.size(), cases, changes, extra, swaps);
+
+        ProjectorTopics topics = ProjectorTopics.unique(partitions).createEvents();
+        long publishStart = System.nanoTime();
+        publish(topics.events(), events);
+        System.out.printf("published in %.1f s%n", seconds(publishStart));
+
+        double projector = projector(topics, caseIds, changes, events.size(), random);
+        if (!Boolean.parseBoolean(System.getProperty("baselines", "true"))) {
+            System.exit(0);
+        }
+        double naive = naive(topics, caseIds, naiveSample, random);
+        double[] ceiling = ceiling(events, caseIds, random);
+
+        System.out.printf("%nprojector: %,.0f events/s%n", projector);
+        System.out.printf("naive (one transaction per event, first %,d events): %,.0f events/s%n",
+                naiveSample, naive);
+        System.out.printf("ceiling, statements only: %,.0f events/s; with COPY of the events: %,.0f events/s%n",
+                ceiling[0], ceiling[1]);
+        System.out.printf("projector / naive = %.1fx; projector / ceiling = %.1f%% (statements only), %.1f%% (with COPY)%n",
+                projector / naive, 100 * projector / ceiling[0], 100 * projector / ceiling[1]);
+        System.out.printf("machine: %d processors, %d MiB max heap, Java %s%n", Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20, System.getProperty("java.version"));
+        System.exit(0);
+    }
+
+    /** Each case: created, then changes 1..n, interleaved across cases round by round; then disorder. */
+    private static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
+        List<List<Event>> rounds = new ArrayList<>();
+        Map<UUID, int[]> positions = new HashMap<>();
+        List<Event> order = new ArrayList<>();
+        for (int revision = 0; revision <= changes; revision++) {
+            List<UUID> shuffled = new ArrayList<>(caseIds);
+            Collections.shuffle(shuffled, random);
+            for (UUID caseId : shuffled) {
+                positions.computeIfAbsent(caseId, id -> new int[changes + 1])[revision] = order.size();
+                order.add(event(caseId, revision, random));
+            }
+        }
+        rounds.clear();
+        for (int s = 0; s < swaps; s++) {
+            // A later revision overtakes the one before it.
+            int[] of = positions.get(caseIds.get(random.nextInt(caseIds.size())));
+            int revision = random.nextInt(changes);
+            Collections.swap(order, of[revision], of[revision + 1]);
+            int moved = of[revision];
+            of[revision] = of[revision + 1];
+            of[revision + 1] = moved;
+        }
+        for (int d = 0; d < extra; d++) {
+            // A redelivery, later than the original.
+            int from = random.nextInt(order.size());
+            order.add(from + 1 + random.nextInt(order.size() - from), order.get(from));
+        }
+        return order;
+    }
+
+    private static Event event(UUID caseId, int revision, Random random) {
+        String worker = "worker-" + random.nextInt(5000);
+        String supervisor = "supervisor-" + random.nextInt(500);
+        SpecificRecord record = revision == 0
+                ? CaseEvents.created(caseId).worker(worker).supervisor(supervisor).build()
+                : CaseEvents.changed(caseId, revision).worker(worker).supervisor(supervisor).build();
+        return new Event(caseId.toString(), CODEC.encode("case.events", record, false), caseId, worker, supervisor, revision);
+    }
+
+    private static void publish(String topic, List<Event> events) throws Exception {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 20,
+                ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>(events.size());
+            for (Event e : events) {
+                sent.add(producer.send(new ProducerRecord<>(topic, e.key().getBytes(), e.value())));
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Entity rows: a placement for half the cases (half of those born while the case was unknown), a kinship option for a quarter. */
+    private static void seedEntityRows(TestDatabase db, List<UUID> caseIds, Random random) {
+        StringBuilder placements = new StringBuilder();
+        StringBuilder kinship = new StringBuilder();
+        for (UUID caseId : caseIds) {
+            int kind = random.nextInt(4);
+            if (kind < 2) {
+                placements.append(UUID.randomUUID()).append('\t').append(caseId).append("\tPROPOSED\t")
+                        .append(kind == 0 ? "\\N\t\\N" : "w-old\ts-old").append("\t0\tseed\n");
+            }
+            if (kind == 3) {
+                kinship.append(UUID.randomUUID()).append('\t').append(caseId)
+                        .append("\tAda Relative\taunt\t\\N\t\\N\t0\tseed\n");
+            }
+        }
+        copy(db, "placements (id, case_id, status, assigned_worker_sub, supervisor_sub, assignment_revision, created_by)",
+                placements.toString());
+        copy(db, "kinship_options (id, case_id, relative_name, relationship, assigned_worker_sub, supervisor_sub, "
+                + "assignment_revision, created_by)", kinship.toString());
+        db.jdbc().execute("ANALYZE");
+    }
+
+    private static long copy(TestDatabase db, String target, String rows) {
+        try (Connection connection = db.dataSource().getConnection()) {
+            return connection.unwrap(PGConnection.class).getCopyAPI()
+                    .copyIn("COPY " + target + " FROM STDIN", new StringReader(rows));
+        } catch (Exception e) {
+            throw new IllegalStateException("COPY into " + target + " failed", e);
+        }
+    }
+
+    private static double projector(ProjectorTopics topics, List<UUID> caseIds, int changes, int events, Random random)
+            throws InterruptedException {
+        TestDatabase db = TestDatabase.migrated();
+        seedEntityRows(db, caseIds, new Random(random.nextLong()));
+        JdbcTemplate jdbc = db.jdbc();
+        String applicationId = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> properties = ProjectorInstance.properties(db, topics, applicationId);
+        System.getProperties().stringPropertyNames().stream()
+                .filter(name -> name.startsWith("projector.") || name.startsWith("spring.kafka."))
+                .forEach(name -> properties.put(name, System.getProperty(name)));
+        long start = System.nanoTime();
+        long first = 0;
+        long streamsDone = 0;
+        int polls = 0;
+        try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
+            System.out.printf("projector started in %.1f s%n", seconds(start));
+            while (true) {
+                Integer done = jdbc.queryForObject(
+                        "SELECT count(*) FILTER (WHERE assignment_revision = ?) FROM case_assignments", Integer.class, changes);
+                if (first == 0 && jdbc.queryForObject("SELECT EXISTS (SELECT FROM case_assignments)", Boolean.class)) {
+                    first = System.nanoTime();
+                }
+                if (done == caseIds.size()) {
+                    break;
+                }
+                if (first != 0 && streamsDone == 0 && ++polls % 5 == 0
+                        && KafkaOffsets.caughtUp(applicationId, topics.events(), topics.partitions())) {
+                    streamsDone = System.nanoTime();
+                }
+                Thread.sleep(100);
+            }
+            report(projector.bean(io.micrometer.core.instrument.MeterRegistry.class));
+        }
+        long end = System.nanoTime();
+        double drain = (end - first) / 1e9;
+        System.out.printf("projector: drained %,d events in %.1f s from its first commit (%.1f s including startup); "
+                        + "the Streams stage had consumed them all after %.1f s%n", events, drain, (end - start) / 1e9,
+                streamsDone == 0 ? drain : (streamsDone - first) / 1e9);
+        verify(jdbc, caseIds, changes);
+        return events / drain;
+    }
+
+    private static void report(io.micrometer.core.instrument.MeterRegistry meters) {
+        var size = meters.get("case_assignments.batch.size").summary();
+        var apply = meters.get("case_assignments.batch.apply").timer();
+        System.out.printf("projector sink: %,d batches, %.0f events per batch on average (max %.0f), "
+                        + "%.1f s in PostgreSQL transactions (%.0f ms per batch); %,.0f events filtered before the database%n",
+                size.count(), size.mean(), size.max(), apply.totalTime(TimeUnit.SECONDS),
+                apply.mean(TimeUnit.MILLISECONDS),
+                meters.get("case_assignments.events.skipped").tag("stage", "filter").counter().count());
+    }
+
+    /** The final state: every case at its last revision, every entity row carrying its case's assignment. */
+    private static void verify(JdbcTemplate jdbc, List<UUID> caseIds, int changes) {
+        Integer off = jdbc.queryForObject("""
+                SELECT (SELECT count(*) FROM case_assignments WHERE assignment_revision <> ?)
+                     + (SELECT count(*) FROM placements e JOIN case_assignments ca USING (case_id)
+                         WHERE (e.assigned_worker_sub, e.supervisor_sub, e.assignment_revision)
+                               IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision))
+                     + (SELECT count(*) FROM kinship_options e JOIN case_assignments ca USING (case_id)
+                         WHERE (e.assigned_worker_sub, e.supervisor_sub, e.assignment_revision)
+                               IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision))""",
+                Integer.class, changes);
+        Integer rows = jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class);
+        if (off != 0 || rows != caseIds.size()) {
+            throw new IllegalStateException("final state wrong: " + off + " rows off, " + rows + " projection rows");
+        }
+    }
+
+    /** One transaction per event through the same guarded writer; offsets committed after each poll's events. */
+    private static double naive(ProjectorTopics topics, List<UUID> caseIds, int sample, Random random) {
+        TestDatabase db = TestDatabase.migrated();
+        seedEntityRows(db, caseIds, new Random(random.nextLong()));
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(db.dataSource()));
+        AssignmentWriter writer = new AssignmentWriter(new JdbcTemplate(db.dataSource()));
+        CaseEventReader reader = new CaseEventReader(CODEC);
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "naive-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        int applied = 0;
+        long start = System.nanoTime();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topics.events()));
+            while (applied < sample) {
+                Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (applied == 0) {
+                        start = System.nanoTime();
+                    }
+                    if (reader.read(record.value()) instanceof Ingested.Accepted accepted) {
+                        transaction.executeWithoutResult(status -> writer.apply(List.of(accepted.update())));
+                    }
+                    done.put(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
+                    if (++applied == sample) {
+                        break;
+                    }
+                }
+                // Offsets after the database, once per poll; committing them once per event as well costs ~10 ms more each.
+                consumer.commitSync(done);
+            }
+        }
+        double took = seconds(start);
+        System.out.printf("naive: %,d events in %.1f s%n", sample, took);
+        return sample / took;
+    }
+
+    /** The same final rows by set-based statements: {statements only, including the COPY of the events}. */
+    private static double[] ceiling(List<Event> events, List<UUID> caseIds, Random random) throws Exception {
+        TestDatabase db = TestDatabase.migrated();
+        seedEntityRows(db, caseIds, new Random(random.nextLong()));
+        db.jdbc().execute("CREATE UNLOGGED TABLE staged_events (case_id uuid, worker text, supervisor text, revision bigint)");
+        StringBuilder rows = new StringBuilder(events.size() * 80);
+        for (Event e : events) {
+            rows.append(e.caseId()).append('\t').append(e.worker()).append('\t').append(e.supervisor()).append('\t')
+                    .append(e.revision()).append('\n');
+        }
+        long copyStart = System.nanoTime();
+        copy(db, "staged_events", rows.toString());
+        double copy = seconds(copyStart);
+        double statements;
+        try (Connection connection = db.dataSource().getConnection(); Statement sql = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            long start = System.nanoTime();
+            sql.executeUpdate("""
+                    INSERT INTO case_assignments AS ca (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
+                    SELECT DISTINCT ON (case_id) case_id, worker, supervisor, revision, now()
+                      FROM staged_events ORDER BY case_id, revision DESC
+                    ON CONFLICT (case_id) DO UPDATE
+                       SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                           supervisor_sub      = EXCLUDED.supervisor_sub,
+                           assignment_revision = EXCLUDED.assignment_revision,
+                           updated_at          = now()
+                     WHERE ca.assignment_revision < EXCLUDED.assignment_revision""");
+            for (String table : List.of("placements", "kinship_options")) {
+                sql.executeUpdate("""
+                        UPDATE %s AS e
+                           SET assigned_worker_sub = ca.assigned_worker_sub,
+                               supervisor_sub      = ca.supervisor_sub,
+                               assignment_revision = ca.assignment_revision,
+                               row_version         = e.row_version + 1,
+                               updated_at          = now()
+                          FROM case_assignments ca
+                         WHERE e.case_id = ca.case_id
+                           AND ca.assignment_revision >= 0
+                           AND (e.assignment_revision < ca.assignment_revision
+                                OR (e.assignment_revision = ca.assignment_revision
+                                    AND (e.assigned_worker_sub, e.supervisor_sub)
+                                        IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub)))""".formatted(table));
+            }
+            connection.commit();
+            statements = seconds(start);
+        }
+        verify(db.jdbc(), caseIds, Integer.getInteger("changes", 8));
+        System.out.printf("ceiling: COPY of %,d events %.1f s, INSERT … SELECT + UPDATE … FROM %.1f s%n",
+                events.size(), copy, statements);
+        return new double[] {events.size() / statements, events.size() / (statements + copy)};
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}
