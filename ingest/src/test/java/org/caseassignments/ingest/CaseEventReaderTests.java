@@ -70,6 +70,47 @@ class CaseEventReaderTests {
     }
 
     @Test
+    void shouldReadAProjectionRecordAsAStrictlyNewerUpdateWithoutAnEventId() {
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseAssignment.newBuilder().setCaseId(caseId.toString())
+                .setAssignedWorkerSub("w").setSupervisorSub(null).setAssignmentRevision(4).build(), false);
+
+        Ingested ingested = reader.readAssignment(value);
+
+        assertThat(ingested).isEqualTo(new Ingested.Accepted(AssignmentUpdate.changed(caseId, "w", null, 4), null));
+    }
+
+    @Test
+    void shouldReadARevisionZeroProjectionRecordAsTheCreationItCameFrom() {
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseAssignment.newBuilder().setCaseId(caseId.toString())
+                .setAssignedWorkerSub("w").setSupervisorSub("s").setAssignmentRevision(0).build(), false);
+
+        assertThat(((Ingested.Accepted) reader.readAssignment(value)).update())
+                .isEqualTo(AssignmentUpdate.created(caseId, "w", "s"));
+    }
+
+    @Test
+    void shouldRejectAnInputEventOrABadRecordOnTheProjectionTopic() {
+        byte[] event = codec.encode("t", CaseEvents.created(UUID.randomUUID()).build(), false);
+        byte[] negative = codec.encode("t", CaseAssignment.newBuilder().setCaseId(UUID.randomUUID().toString())
+                .setAssignmentRevision(-1).build(), false);
+
+        assertThat(reader.readAssignment(event)).isEqualTo(new Ingested.Rejected(new Rejection(
+                Rejection.UNEXPECTED_RECORD_TYPE, "org.caseassignments.schemas.events.CaseCreated is not a CaseAssignment")));
+        assertThat(((Ingested.Rejected) reader.readAssignment(negative)).rejection().code())
+                .isEqualTo(Rejection.NEGATIVE_REVISION);
+    }
+
+    @Test
+    void shouldCarryTheDecodeFailureAsTheCodeAndNotRepeatItInTheMessage() {
+        Rejection rejection = rejection("not avro".getBytes());
+
+        assertThat(rejection.code()).isEqualTo("UNKNOWN_FRAMING");
+        assertThat(rejection.message()).startsWith("first byte 0x6E");
+    }
+
+    @Test
     void shouldKeepOriginalHeadersAndAddWhyAndWhere() {
         RecordHeaders original = new RecordHeaders();
         original.add("traceparent", "00-abc".getBytes());

@@ -101,7 +101,6 @@ public final class ProjectorPerformance {
 
     /** Each case: created, then changes 1..n, interleaved across cases round by round; then disorder. */
     private static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
-        List<List<Event>> rounds = new ArrayList<>();
         Map<UUID, int[]> positions = new HashMap<>();
         List<Event> order = new ArrayList<>();
         for (int revision = 0; revision <= changes; revision++) {
@@ -112,7 +111,6 @@ public final class ProjectorPerformance {
                 order.add(event(caseId, revision, random));
             }
         }
-        rounds.clear();
         for (int s = 0; s < swaps; s++) {
             // A later revision overtakes the one before it.
             int[] of = positions.get(caseIds.get(random.nextInt(caseIds.size())));
