@@ -52,14 +52,15 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param maxBatchEvents most records applied in one PostgreSQL transaction ({@code max.poll.records})
      * @param maxBatchWait   how long the broker may hold a fetch to fill a batch ({@code fetch.max.wait.ms})
      * @param minBatchBytes  bytes the broker waits for before answering a fetch early ({@code fetch.min.bytes})
-     * @param concurrency    sink consumers in this instance (at most one per partition is busy)
+     * @param concurrency    sink consumers in this instance, each with its own transaction; at most one per
+     *                       partition is busy, so the default matches the default partition count
      * @param retry          backoff while PostgreSQL fails
      */
     public record Sink(String groupId,
                        @DefaultValue("5000") int maxBatchEvents,
                        @DefaultValue("200ms") Duration maxBatchWait,
                        @DefaultValue("1") int minBatchBytes,
-                       @DefaultValue("1") int concurrency,
+                       @DefaultValue("3") int concurrency,
                        @DefaultValue Retry retry) {
     }
 

@@ -2,6 +2,9 @@ package org.caseassignments.projector.sink;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
@@ -10,17 +13,20 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * DOWN from the first failed attempt to apply a batch until a batch is applied again: the
- * projection is not advancing while it lasts. Also logs the start and end of each failure streak once.
+ * DOWN from a consumer's first failed attempt to apply a batch until that consumer applies a batch
+ * again — its partitions are not advancing meanwhile — or while the consumers are not running.
+ * Tracked per consumer thread, so one consumer's success does not hide another's failure. Logs the
+ * start and the end of each failure streak once.
  */
 final class SinkHealthIndicator implements HealthIndicator {
 
     private static final Logger log = LoggerFactory.getLogger(SinkHealthIndicator.class);
 
+    private record Failure(Instant since, int attempts, String error) {
+    }
+
     private final Clock clock;
-    private volatile Instant failingSince;
-    private volatile int failedAttempts;
-    private volatile String lastError;
+    private final Map<String, Failure> failing = new ConcurrentHashMap<>();
     private volatile Instant lastAppliedAt;
     private volatile BooleanSupplier consuming = () -> true;
 
@@ -38,12 +44,13 @@ final class SinkHealthIndicator implements HealthIndicator {
         if (!consuming.getAsBoolean()) {
             return Health.down().withDetail("consumer", "not running").build();
         }
-        Instant since = failingSince;
-        if (since != null) {
+        Failure oldest = failing.values().stream().min(Comparator.comparing(Failure::since)).orElse(null);
+        if (oldest != null) {
             return Health.down()
-                    .withDetail("failingSince", since.toString())
-                    .withDetail("failedAttempts", failedAttempts)
-                    .withDetail("error", lastError)
+                    .withDetail("failingSince", oldest.since().toString())
+                    .withDetail("failedAttempts", oldest.attempts())
+                    .withDetail("error", oldest.error())
+                    .withDetail("failingConsumers", failing.size())
                     .build();
         }
         Health.Builder up = Health.up();
@@ -53,25 +60,26 @@ final class SinkHealthIndicator implements HealthIndicator {
         return up.build();
     }
 
-    synchronized void batchApplied(int records) {
-        if (failingSince != null) {
+    /** Called on the consumer's thread after its batch committed in PostgreSQL. */
+    void batchApplied(int records) {
+        Failure ended = failing.remove(Thread.currentThread().getName());
+        if (ended != null) {
             log.warn("Projection sink recovered: applied a batch of {} records after {} failed attempts since {}",
-                    records, failedAttempts, failingSince);
+                    records, ended.attempts(), ended.since());
         }
-        failingSince = null;
-        failedAttempts = 0;
-        lastError = null;
         lastAppliedAt = clock.instant();
     }
 
-    synchronized void attemptFailed(Exception error) {
+    /** Called on the consumer's thread for each failed attempt at a batch. */
+    void attemptFailed(Exception error) {
         Throwable cause = rootCause(error);
-        lastError = cause.getClass().getSimpleName() + ": " + cause.getMessage();
-        failedAttempts++;
-        if (failingSince == null) {
-            failingSince = clock.instant();
+        String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        Failure failure = failing.compute(Thread.currentThread().getName(), (thread, earlier) -> earlier == null
+                ? new Failure(clock.instant(), 1, message)
+                : new Failure(earlier.since(), earlier.attempts() + 1, message));
+        if (failure.attempts() == 1) {
             log.warn("Projection sink cannot apply a batch; retrying it with backoff and committing nothing "
-                    + "until it succeeds: {}", lastError);
+                    + "until it succeeds: {}", message);
         }
     }
 
