@@ -58,6 +58,57 @@ public final class ProjectorPerformance {
     private record Event(String key, byte[] value, UUID caseId, String worker, String supervisor, long revision) {
     }
 
+    /** CPU time so far, in nanoseconds: of this JVM, its stream threads, its sink threads, and the database's backends. */
+    private record Cpu(long jvm, long streams, long sink, long postgres) {
+
+        static Cpu now(String database) {
+            var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long streams = 0;
+            long sink = 0;
+            for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info == null) {
+                    continue;
+                }
+                long cpu = Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+                if (info.getThreadName().contains("StreamThread")) {
+                    streams += cpu;
+                } else if (info.getThreadName().startsWith("projectionSinkContainer")) {
+                    sink += cpu;
+                }
+            }
+            long jvm = ((com.sun.management.OperatingSystemMXBean)
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+            return new Cpu(jvm, streams, sink, postgresBackends(database));
+        }
+
+        /** utime + stime of the server processes serving {@code database}, from /proc (Linux only; 0 elsewhere). */
+        private static long postgresBackends(String database) {
+            long ticks = 0;
+            java.io.File[] processes = new java.io.File("/proc").listFiles(f -> f.getName().matches("\\d+"));
+            for (java.io.File process : processes == null ? new java.io.File[0] : processes) {
+                try {
+                    String command = java.nio.file.Files.readString(process.toPath().resolve("cmdline"));
+                    if (command.startsWith("postgres: ") && command.contains(" " + database + " ")) {
+                        String stat = java.nio.file.Files.readString(process.toPath().resolve("stat"));
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the process ended meanwhile, or this is not Linux
+                }
+            }
+            return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+        }
+
+        String perEvent(Cpu before, int events) {
+            return String.format("stream threads %.1f, sink threads %.1f, rest of the JVM (embedded broker, clients, GC) %.1f, "
+                            + "PostgreSQL backends %.1f µs of CPU per event",
+                    (streams - before.streams) / 1e3 / events, (sink - before.sink) / 1e3 / events,
+                    ((jvm - before.jvm) - (streams - before.streams) - (sink - before.sink)) / 1e3 / events,
+                    (postgres - before.postgres) / 1e3 / events);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         int cases = Integer.getInteger("cases", 100_000);
         int changes = Integer.getInteger("changes", 8);
@@ -199,6 +250,7 @@ public final class ProjectorPerformance {
                 .forEach(name -> properties.put(name, System.getProperty(name)));
         long start = System.nanoTime();
         long first = 0;
+        Cpu cpuAtFirst = null;
         long streamsDone = 0;
         int polls = 0;
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
@@ -208,6 +260,7 @@ public final class ProjectorPerformance {
                         "SELECT count(*) FILTER (WHERE assignment_revision = ?) FROM case_assignments", Integer.class, changes);
                 if (first == 0 && jdbc.queryForObject("SELECT EXISTS (SELECT FROM case_assignments)", Boolean.class)) {
                     first = System.nanoTime();
+                    cpuAtFirst = Cpu.now(db.name());
                 }
                 if (done == caseIds.size()) {
                     break;
@@ -219,6 +272,7 @@ public final class ProjectorPerformance {
                 Thread.sleep(100);
             }
             report(projector.bean(io.micrometer.core.instrument.MeterRegistry.class));
+            System.out.println("projector CPU: " + Cpu.now(db.name()).perEvent(cpuAtFirst, events));
         }
         long end = System.nanoTime();
         double drain = (end - first) / 1e9;

@@ -1,7 +1,5 @@
 package org.caseassignments.projector.stream;
 
-import java.time.Duration;
-
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -11,7 +9,6 @@ import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.Rejection;
-import org.caseassignments.schemas.serde.EventDecodingException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,43 +54,5 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
                 .withValue((Decoded) new Decoded.DeadLetter(record.key(), record.value()))
                 .withHeaders(DeadLetters.headers(record.headers(), rejection, source.topic(), source.partition(),
                         source.offset())));
-    }
-
-    /**
-     * Retries a read while the schema registry is unreachable (the one transient decode failure),
-     * with exponential backoff, for at most {@code giveUpAfter}; then the failure propagates and the
-     * stream thread is replaced, which re-reads from the last commit. A good record is never dead-lettered
-     * because the registry was down.
-     */
-    record RegistryRetry(Duration initialBackoff, Duration maxBackoff, Duration giveUpAfter) {
-
-        static final RegistryRetry DEFAULT = new RegistryRetry(Duration.ofMillis(100), Duration.ofSeconds(5),
-                Duration.ofMinutes(1));
-
-        Ingested call(java.util.function.Supplier<Ingested> read) {
-            long deadline = System.nanoTime() + giveUpAfter.toNanos();
-            long backoff = initialBackoff.toMillis();
-            while (true) {
-                try {
-                    return read.get();
-                } catch (EventDecodingException e) {
-                    if (!e.failure().isTransient() || System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                    log.warn("Schema registry unavailable, retrying in {} ms: {}", backoff, e.getMessage());
-                    sleep(backoff);
-                    backoff = Math.min(backoff * 2, maxBackoff.toMillis());
-                }
-            }
-        }
-
-        private static void sleep(long millis) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for the schema registry", e);
-            }
-        }
     }
 }

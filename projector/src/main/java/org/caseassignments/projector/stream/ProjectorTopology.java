@@ -29,14 +29,14 @@ final class ProjectorTopology {
     private final CaseTopics topics;
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
-    private final DecodeProcessor.RegistryRetry registryRetry;
+    private final RegistryRetry registryRetry;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics) {
-        this(topics, reader, metrics, DecodeProcessor.RegistryRetry.DEFAULT);
+        this(topics, reader, metrics, RegistryRetry.DEFAULT);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      DecodeProcessor.RegistryRetry registryRetry) {
+                      RegistryRetry registryRetry) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;

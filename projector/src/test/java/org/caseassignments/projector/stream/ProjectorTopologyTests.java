@@ -1,9 +1,11 @@
 package org.caseassignments.projector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -38,6 +40,8 @@ import org.caseassignments.schemas.events.CaseAssignmentChanged;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
 import org.caseassignments.schemas.serde.CaseEventDeserializer;
+import org.caseassignments.schemas.serde.DecodeFailure;
+import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.testkit.CaseEvents;
@@ -188,6 +192,34 @@ class ProjectorTopologyTests {
                 .containsExactly("w-after/supervisor-1@2");
         assertThat(registry.get("case_assignments.events.dead_lettered").tag("reason", "MISSING_REQUIRED_FIELD")
                 .counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotDeadLetterAGoodRecordWhileTheRegistryIsUnreachable() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        AvroEventCodec unreachable = new AvroEventCodec(SerdeSettings.from(Map.of(SerdeSettings.REGISTRY_URL,
+                "http://127.0.0.1:" + closedPort, SerdeSettings.REGISTRY_TIMEOUT_MS, "500")), BundledSchemas.current());
+        StreamsBuilder builder = new StreamsBuilder();
+        new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
+                new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50))).addTo(builder);
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
+        config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("registry-down").toString());
+        byte[] confluentFramed = {0, 0, 0, 0, 7, 2, 'x'};
+
+        try (TopologyTestDriver down = new TopologyTestDriver(builder.build(), config)) {
+            TestInputTopic<byte[], byte[]> input = down.createInputTopic(EVENTS, new ByteArraySerializer(),
+                    new ByteArraySerializer());
+
+            assertThatThrownBy(() -> input.pipeInput("k".getBytes(StandardCharsets.UTF_8), confluentFramed))
+                    .cause().isInstanceOfSatisfying(EventDecodingException.class,
+                            e -> assertThat(e.failure()).isEqualTo(DecodeFailure.REGISTRY_UNAVAILABLE));
+            assertThat(down.createOutputTopic(TOPICS.deadLetter().name(), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer()).isEmpty()).isTrue();
+        }
     }
 
     @ParameterizedTest(name = "seed {0}")
