@@ -2,6 +2,7 @@ package org.caseassignments.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,7 +20,7 @@ class MutationApiApplicationIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
+        TestApplication.register(registry, DB);
     }
 
     @Autowired
