@@ -80,8 +80,8 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
             return invalid(new FieldError(pathOf(mismatch), "has the wrong type; expected " + typeName(mismatch.getTargetType())),
                     path);
         }
-        String detail = causedBy(e, StreamReadException.class) != null || causedBy(e, JacksonException.class) != null
-                ? "The request body is not valid JSON: send one JSON object"
+        String detail = causedBy(e, StreamReadException.class) != null ? "The request body is not valid JSON: send one JSON object"
+                : causedBy(e, JacksonException.class) != null ? "The request body must be one JSON object"
                 : "The request body is missing or unreadable: send one JSON object";
         return respond(ProblemCode.MALFORMED_REQUEST, detail, List.of(), path);
     }

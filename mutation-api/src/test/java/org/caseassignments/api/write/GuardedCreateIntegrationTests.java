@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
@@ -56,8 +57,7 @@ class GuardedCreateIntegrationTests {
 
     @Test
     void shouldRefuse409WhenAReassignmentCommitsBetweenTheProjectionReadAndForShare() throws Exception {
-        UUID caseId = UUID.randomUUID();
-        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 1)));
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
 
         Reply raced;
         try (OpenTransaction reassignment = projectorApply(AssignmentUpdate.changed(caseId, "w-2", "s-1", 2)).awaitWork()) {
@@ -77,8 +77,7 @@ class GuardedCreateIntegrationTests {
 
     @Test
     void shouldMakeTheProjectorsApplyWaitForACreateHoldingForShareThenBringTheCreatedRowAlong() throws Exception {
-        UUID caseId = UUID.randomUUID();
-        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 1)));
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID home = Rows.fosterHome().insert(jdbc);
 
         Reply created;

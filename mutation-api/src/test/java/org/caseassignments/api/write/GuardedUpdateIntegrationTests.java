@@ -17,6 +17,7 @@ import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
@@ -83,7 +84,6 @@ class GuardedUpdateIntegrationTests {
 
     private final JdbcTemplate jdbc = DB.jdbc();
     private final Backends backends = new Backends(jdbc);
-    private final AssignmentWriter projector = new AssignmentWriter(jdbc);
     private ApiClient api;
 
     @BeforeEach
@@ -93,7 +93,7 @@ class GuardedUpdateIntegrationTests {
 
     @Test
     void shouldRefuse409WhenAssignmentChangesBetweenPreReadAndLockThenLetOnlyTheNewAssigneeRetry() throws Exception {
-        UUID caseId = caseAssignedTo("w-old", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
         String formerAssignee = TestTokens.caseworker("w-old").token();
 
@@ -132,7 +132,7 @@ class GuardedUpdateIntegrationTests {
      */
     @Test
     void shouldRefuse409EvenWhenIfMatchAlsoListsTheVersionTheReassignmentProduces() throws Exception {
-        UUID caseId = caseAssignedTo("w-old", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
 
         Reply raced;
@@ -152,7 +152,7 @@ class GuardedUpdateIntegrationTests {
 
     @Test
     void shouldRefuse409ToASupervisorRacingAReassignmentAndSucceedOnRetry() throws Exception {
-        UUID caseId = caseAssignedTo("w-1", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String supervisor = TestTokens.supervisor("s-1").token();
 
@@ -177,7 +177,7 @@ class GuardedUpdateIntegrationTests {
 
     @Test
     void shouldAnswer404ToAKinshipUpdateRacingItsDeleteAndNeverResurrectTheOption() throws Exception {
-        UUID caseId = caseAssignedTo("w-1", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String worker = TestTokens.caseworker("w-1").token();
 
@@ -233,7 +233,7 @@ class GuardedUpdateIntegrationTests {
 
     @Test
     void shouldAnswerADeniedUpdateWithoutOpeningATransactionOrWaitingForTheRowLock() {
-        UUID caseId = caseAssignedTo("w-1", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String stranger = TestTokens.caseworker("w-stranger").token();
 
@@ -252,7 +252,7 @@ class GuardedUpdateIntegrationTests {
 
     @Test
     void shouldAnswerADeniedCreateWithoutOpeningATransaction() {
-        UUID caseId = caseAssignedTo("w-1", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         int begunBefore = CountingTransactions.BEGUN.get();
 
         Reply denied = api.post("/cases/" + caseId + "/placements", TestTokens.caseworker("w-stranger").token(), "{}");
@@ -272,12 +272,6 @@ class GuardedUpdateIntegrationTests {
         assertThatThrownBy(() -> transactions.executeWithoutResult(status -> policy.allows(admin, Action.READ, home)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("does not evaluate inside a transaction");
-    }
-
-    private UUID caseAssignedTo(String worker, String supervisor, long revision) {
-        UUID caseId = UUID.randomUUID();
-        projector.apply(List.of(AssignmentUpdate.changed(caseId, worker, supervisor, revision)));
-        return caseId;
     }
 
     /** The projector's apply of a reassignment, committed only when the test says so. */
