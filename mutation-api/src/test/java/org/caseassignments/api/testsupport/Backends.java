@@ -49,10 +49,4 @@ public final class Backends {
                 """, Integer.class);
         return waiting == null ? 0 : waiting;
     }
-
-    /** Row locks and transaction ids currently held by backends other than the observer. */
-    public int locksHeldBy(int pid) {
-        Integer locks = jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE pid = ? AND granted", Integer.class, pid);
-        return locks == null ? 0 : locks;
-    }
 }
