@@ -147,6 +147,10 @@ class ProblemResponsesIntegrationTests {
         assertThat(fields(capacity)).containsExactly("capacity");
         assertProblem(noHome, 400, "VALIDATION_FAILED");
         assertThat(fields(noHome)).containsExactly("foster_home_id");
+        UUID home = Rows.fosterHome().insert(jdbc);
+        Reply blankPatch = api.patch("/foster-homes/" + home, admin, "\"1\"", "{\"name\": \"  \", \"capacity\": -2}");
+        assertProblem(blankPatch, 400, "VALIDATION_FAILED");
+        assertThat(fields(blankPatch)).containsExactlyInAnyOrder("name", "capacity");
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -61,12 +62,10 @@ class GuardedCreateIntegrationTests {
 
         Reply raced;
         try (OpenTransaction reassignment = projectorApply(AssignmentUpdate.changed(caseId, "w-2", "s-1", 2)).awaitWork()) {
-            CompletableFuture<Reply> create = api.sendAsync(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
-                    .token(TestTokens.caseworker("w-1").token())
-                    .json("{\"relative_name\": \"Ada\", \"relationship\": \"aunt\"}"));
-            backends.awaitBlockedBy(reassignment.pid());
-            reassignment.commit();
-            raced = create.get(30, TimeUnit.SECONDS);
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                            .token(TestTokens.caseworker("w-1").token())
+                            .json("{\"relative_name\": \"Ada\", \"relationship\": \"aunt\"}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);

@@ -19,6 +19,7 @@ import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -99,11 +100,9 @@ class GuardedUpdateIntegrationTests {
 
         Reply raced;
         try (OpenTransaction reassignment = reassign(caseId, "w-new", "s-1", 2)) {
-            CompletableFuture<Reply> patch = api.sendAsync(ApiClient.request("PATCH", "/placements/" + placement)
-                    .token(formerAssignee).ifMatch("\"1\"").json("{\"status\": \"ACTIVE\"}"));
-            backends.awaitBlockedBy(reassignment.pid());
-            reassignment.commit();
-            raced = patch.get(30, TimeUnit.SECONDS);
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement)
+                            .token(formerAssignee).ifMatch("\"1\"").json("{\"status\": \"ACTIVE\"}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
@@ -137,12 +136,10 @@ class GuardedUpdateIntegrationTests {
 
         Reply raced;
         try (OpenTransaction reassignment = reassign(caseId, "w-new", "s-1", 2)) {
-            CompletableFuture<Reply> patch = api.sendAsync(ApiClient.request("PATCH", "/placements/" + placement)
-                    .token(TestTokens.caseworker("w-old").token()).ifMatch("\"1\", \"2\"")
-                    .json("{\"status\": \"CANCELLED\"}"));
-            backends.awaitBlockedBy(reassignment.pid());
-            reassignment.commit();
-            raced = patch.get(30, TimeUnit.SECONDS);
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement)
+                            .token(TestTokens.caseworker("w-old").token()).ifMatch("\"1\", \"2\"")
+                            .json("{\"status\": \"CANCELLED\"}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
@@ -158,11 +155,9 @@ class GuardedUpdateIntegrationTests {
 
         Reply raced;
         try (OpenTransaction reassignment = reassign(caseId, "w-2", "s-1", 2)) {
-            CompletableFuture<Reply> patch = api.sendAsync(ApiClient.request("PATCH", "/kinship-options/" + option)
-                    .token(supervisor).ifMatch("\"1\"").json("{\"approved\": true}"));
-            backends.awaitBlockedBy(reassignment.pid());
-            reassignment.commit();
-            raced = patch.get(30, TimeUnit.SECONDS);
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/kinship-options/" + option)
+                            .token(supervisor).ifMatch("\"1\"").json("{\"approved\": true}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
