@@ -44,17 +44,17 @@ final class Banner {
                  Try it (case %s is assigned to %s):
 
                    # the case's assignment, from the projection
-                   curl -s -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" %s/cases/%s/assignment
+                   curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" %s/cases/%s/assignment
 
                    # create a placement as the assigned caseworker; keep its URL and ETag
                    PLACEMENT=%s$(curl -s -o /dev/null -w '%%header{location}' -X POST \\
                      -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H 'Content-Type: application/json' \\
                      -d '{"start_date":"2026-12-01"}' %s/cases/%s/placements)
                    ETAG=$(curl -s -o /dev/null -w '%%header{etag}' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT)
-                   curl -s -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT
+                   curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT
 
                    # change it, guarded by If-Match (a second run with the same ETag answers 412)
-                   curl -s -X PATCH -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H "If-Match: $ETAG" \\
+                   curl -s -w '\\n' -X PATCH -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H "If-Match: $ETAG" \\
                      -H 'Content-Type: application/json' -d '{"status":"ACTIVE"}' $PLACEMENT
 
                    # a caseworker the case is not assigned to: 403
