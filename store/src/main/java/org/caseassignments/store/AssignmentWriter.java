@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -25,21 +27,44 @@ public class AssignmentWriter {
     /**
      * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row, also those
      * its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
+     *
+     * <p>The outer query classifies each update in the same statement: it sees the rows as they were
+     * when the statement started ({@code prior}), the upsert's own changes are invisible to it. A row
+     * that a concurrent writer changed between the statement's start and its row lock is still written
+     * exactly by the guard (which judges the locked, newest version); only its class can then be a
+     * neighbouring one (advanced for converged, skipped as older for unchanged).
      */
     private static final String UPSERT_PROJECTION = """
-            INSERT INTO case_assignments AS case_assignments
-                   (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-            SELECT u.case_id, u.worker, u.supervisor, u.revision, now()
-              FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                   AS u(case_id, worker, supervisor, revision, position)
-             ORDER BY u.position
-            ON CONFLICT (case_id) DO UPDATE
-               SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
-                   supervisor_sub      = EXCLUDED.supervisor_sub,
-                   assignment_revision = EXCLUDED.assignment_revision,
-                   updated_at          = now()
-             WHERE %s
-            RETURNING case_id, (xmax = 0) AS inserted
+            WITH proposed AS (
+                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.position
+                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
+                       AS u(case_id, worker, supervisor, revision, position)
+            ), written AS (
+                INSERT INTO case_assignments AS case_assignments
+                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
+                SELECT p.case_id, p.worker, p.supervisor, p.revision, now()
+                  FROM proposed p
+                 ORDER BY p.position
+                ON CONFLICT (case_id) DO UPDATE
+                   SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                       supervisor_sub      = EXCLUDED.supervisor_sub,
+                       assignment_revision = EXCLUDED.assignment_revision,
+                       updated_at          = now()
+                 WHERE %s
+                RETURNING case_id, (xmax = 0) AS inserted
+            )
+            SELECT p.case_id,
+                   CASE WHEN w.inserted                                     THEN 'INSERTED'
+                        WHEN w.case_id IS NOT NULL
+                             AND prior.assignment_revision = p.revision      THEN 'CONVERGED'
+                        WHEN w.case_id IS NOT NULL                           THEN 'ADVANCED'
+                        WHEN prior.assignment_revision = p.revision          THEN 'UNCHANGED'
+                        ELSE 'SKIPPED_OLDER'
+                   END AS outcome
+              FROM proposed p
+              LEFT JOIN written w ON w.case_id = p.case_id
+              LEFT JOIN case_assignments prior ON prior.case_id = p.case_id
+             ORDER BY p.position
             """;
 
     /**
@@ -81,11 +106,11 @@ public class AssignmentWriter {
     /**
      * Applies a batch under its guard: reduces to the highest revision per case, upserts the
      * projection rows in case-id order, then brings the entity rows of the moved cases along.
-     * All updates of one call must share one guard.
+     * All updates of one call must share one guard. The result tells each case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
         if (updates.isEmpty()) {
-            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0);
+            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0, Map.of());
         }
         Guard guard = updates.get(0).guard();
         for (AssignmentUpdate update : updates) {
@@ -94,6 +119,7 @@ public class AssignmentWriter {
             }
         }
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
+        Map<UUID, Outcome> outcomes = new LinkedHashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
         jdbc.execute((Connection connection) -> {
@@ -101,7 +127,14 @@ public class AssignmentWriter {
                 bindUpdates(connection, ps, survivors);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        (rs.getBoolean("inserted") ? inserted : advanced).add(rs.getObject("case_id", UUID.class));
+                        UUID caseId = rs.getObject("case_id", UUID.class);
+                        Outcome outcome = Outcome.valueOf(rs.getString("outcome"));
+                        outcomes.put(caseId, outcome);
+                        if (outcome == Outcome.INSERTED) {
+                            inserted.add(caseId);
+                        } else if (outcome == Outcome.ADVANCED || outcome == Outcome.CONVERGED) {
+                            advanced.add(caseId);
+                        }
                     }
                 }
             }
@@ -111,7 +144,8 @@ public class AssignmentWriter {
         moved.addAll(advanced);
         int[] placements = followProjection("placements", moved);
         int[] kinship = followProjection("kinship_options", moved);
-        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1]);
+        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
+                outcomes);
     }
 
     /**
