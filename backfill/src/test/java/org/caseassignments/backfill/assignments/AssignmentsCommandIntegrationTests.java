@@ -242,6 +242,76 @@ class AssignmentsCommandIntegrationTests {
                 "--rejects", "--jdbc-url", "Exit codes");
     }
 
+    @Test
+    void shouldEndAnInterruptedRunResumedFromItsCheckpointInTheStateOfAnUninterruptedRun() throws IOException {
+        // Given a seeded projection and a snapshot of 40 rows, every fifth one bad
+        List<UUID> cases = java.util.stream.IntStream.range(0, 40).mapToObj(i -> UUID.randomUUID()).toList();
+        List<UUID> placementIds = cases.stream().map(c -> UUID.randomUUID()).toList();
+        List<String> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            rows.add(i % 5 == 4 ? cases.get(i) + ",w,s,-1" : cases.get(i) + ",w-" + i + ",s,3");
+        }
+        Path snapshot = csv(rows);
+        seed(cases, placementIds);
+        Cli.Run uninterrupted = cli.run("assignments", "--file", snapshot.toString(), "--batch-size", "7",
+                "--checkpoint", dir.resolve("whole.json").toString(), "--rejects", dir.resolve("whole-rejects.csv").toString());
+        List<Map<String, Object>> expectedProjection = Tables.projection(jdbc);
+        List<Map<String, Object>> expectedEntities = Tables.entityRows(jdbc);
+        clean();
+        seed(cases, placementIds);
+        Path checkpoint = dir.resolve("checkpoint.json");
+        Path rejects = dir.resolve("rejects.csv");
+
+        // When a run stops after two batches, and a crash after reading the next batch left a reject behind the checkpoint
+        Cli.Run interrupted = cli.run("assignments", "--file", snapshot.toString(), "--batch-size", "7", "--max-batches", "2",
+                "--checkpoint", checkpoint.toString(), "--rejects", rejects.toString());
+        long projectedAfterInterruption = Tables.projection(jdbc).stream().filter(r -> "s".equals(r.get("supervisor_sub"))).count();
+        Files.writeString(rejects, "99,NEGATIVE_REVISION,never committed,x\n", java.nio.file.StandardOpenOption.APPEND);
+        Cli.Run resumed = cli.run("assignments", "--file", snapshot.toString(), "--batch-size", "7",
+                "--checkpoint", checkpoint.toString());
+
+        // Then
+        assertThat(uninterrupted.exit()).as(uninterrupted.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(interrupted.exit()).as(interrupted.toString()).isEqualTo(ExitCodes.STOPPED_BEFORE_THE_END);
+        assertThat(projectedAfterInterruption).as("two batches of 7 good rows").isEqualTo(14);
+        assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(resumed.out()).contains("resuming after line 18 (17 records done)").containsPattern("read\\s+40\\n")
+                .containsPattern("rejected\\s+8\\n");
+        assertThat(counts(resumed)).as("the resumed run reports the whole run").isEqualTo(counts(uninterrupted));
+        assertThat(Tables.projection(jdbc)).isEqualTo(expectedProjection);
+        assertThat(Tables.entityRows(jdbc)).isEqualTo(expectedEntities);
+        assertThat(Files.readAllLines(rejects)).isEqualTo(Files.readAllLines(dir.resolve("whole-rejects.csv")));
+        assertThat(Checkpoint.read(checkpoint).complete()).isTrue();
+    }
+
+    @Test
+    void shouldRefuseToResumeFromTheCheckpointOfAnotherSnapshot() throws IOException {
+        Path checkpoint = dir.resolve("checkpoint.json");
+        cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1", UUID.randomUUID() + ",w,s,1")).toString(),
+                "--batch-size", "1", "--max-batches", "1", "--checkpoint", checkpoint.toString(),
+                "--rejects", dir.resolve("r.csv").toString());
+
+        Cli.Run other = cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1")).toString(),
+                "--resume-from", checkpoint.toString());
+
+        assertThat(other.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(other.err()).contains("cannot resume from checkpoint").contains("belongs to");
+    }
+
+    private static List<String> counts(Cli.Run run) {
+        return run.out().lines().filter(line -> line.matches("  [a-z/ ]+\\s+[0-9,]+")).toList();
+    }
+
+    private void seed(List<UUID> cases, List<UUID> placementIds) {
+        for (int i = 0; i < cases.size(); i++) {
+            if (i % 3 != 0) {
+                Rows.assignment(cases.get(i)).worker("w-seed").supervisor("s-seed").revision(2).insert(jdbc);
+            }
+            Rows.placement(cases.get(i)).id(placementIds.get(i)).worker("w-seed").supervisor("s-seed").revision(i % 3 == 0 ? 0 : 2)
+                    .insert(jdbc);
+        }
+    }
+
     private Path csv(List<String> rows) throws IOException {
         Path file = Files.createTempFile(dir, "snapshot", ".csv");
         Files.write(file, java.util.stream.Stream.concat(java.util.stream.Stream.of(HEADER), rows.stream()).toList());
