@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,43 +29,39 @@ public class AssignmentWriter {
      * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row, also those
      * its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
      *
-     * <p>The outer query classifies each update in the same statement: it sees the rows as they were
-     * when the statement started ({@code prior}), the upsert's own changes are invisible to it. A row
+     * <p>{@code prior_revision} tells an advance from a convergence: the subquery reads with the
+     * statement's snapshot, which still shows the row as it was before this statement wrote it. A row
      * that a concurrent writer changed between the statement's start and its row lock is still written
-     * exactly by the guard (which judges the locked, newest version); only its class can then be a
-     * neighbouring one (advanced for converged, skipped as older for unchanged).
+     * exactly by the guard (which judges the locked, newest version); only its class can then be off by
+     * one (advanced for converged). Rows the guard left alone are classified by {@link #READ_LOCKED}.
      */
     private static final String UPSERT_PROJECTION = """
-            WITH proposed AS (
-                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.position
-                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                       AS u(case_id, worker, supervisor, revision, position)
-            ), written AS (
-                INSERT INTO case_assignments AS case_assignments
-                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-                SELECT p.case_id, p.worker, p.supervisor, p.revision, now()
-                  FROM proposed p
-                 ORDER BY p.position
-                ON CONFLICT (case_id) DO UPDATE
-                   SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
-                       supervisor_sub      = EXCLUDED.supervisor_sub,
-                       assignment_revision = EXCLUDED.assignment_revision,
-                       updated_at          = now()
-                 WHERE %s
-                RETURNING case_id, (xmax = 0) AS inserted
-            )
-            SELECT p.case_id,
-                   CASE WHEN w.inserted                                     THEN 'INSERTED'
-                        WHEN w.case_id IS NOT NULL
-                             AND prior.assignment_revision = p.revision      THEN 'CONVERGED'
-                        WHEN w.case_id IS NOT NULL                           THEN 'ADVANCED'
-                        WHEN prior.assignment_revision = p.revision          THEN 'UNCHANGED'
-                        ELSE 'SKIPPED_OLDER'
-                   END AS outcome
-              FROM proposed p
-              LEFT JOIN written w ON w.case_id = p.case_id
-              LEFT JOIN case_assignments prior ON prior.case_id = p.case_id
-             ORDER BY p.position
+            INSERT INTO case_assignments AS case_assignments
+                   (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
+            SELECT u.case_id, u.worker, u.supervisor, u.revision, now()
+              FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
+                   AS u(case_id, worker, supervisor, revision, position)
+             ORDER BY u.position
+            ON CONFLICT (case_id) DO UPDATE
+               SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                   supervisor_sub      = EXCLUDED.supervisor_sub,
+                   assignment_revision = EXCLUDED.assignment_revision,
+                   updated_at          = now()
+             WHERE %s
+            RETURNING case_id, (xmax = 0) AS inserted,
+                      (SELECT prior.assignment_revision FROM case_assignments prior
+                        WHERE prior.case_id = case_assignments.case_id) AS prior_revision
+            """;
+
+    /**
+     * The stored revision of the rows the upsert left alone. It holds their locks, so what this reads
+     * is exactly what the guard judged. A lookup per id by primary key (a join or {@code = ANY} over a
+     * large batch may scan the whole table).
+     */
+    private static final String READ_LOCKED = """
+            SELECT u.case_id,
+                   (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = u.case_id) AS revision
+              FROM unnest(?::uuid[]) AS u(case_id)
             """;
 
     /**
@@ -119,7 +116,9 @@ public class AssignmentWriter {
             }
         }
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
-        Map<UUID, Outcome> outcomes = new LinkedHashMap<>();
+        Map<UUID, AssignmentUpdate> pending = new LinkedHashMap<>();
+        survivors.forEach(update -> pending.put(update.caseId(), update));
+        Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
         jdbc.execute((Connection connection) -> {
@@ -128,24 +127,32 @@ public class AssignmentWriter {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         UUID caseId = rs.getObject("case_id", UUID.class);
-                        Outcome outcome = Outcome.valueOf(rs.getString("outcome"));
-                        outcomes.put(caseId, outcome);
-                        if (outcome == Outcome.INSERTED) {
+                        long priorRevision = rs.getLong("prior_revision");
+                        boolean existed = !rs.wasNull();
+                        AssignmentUpdate update = pending.remove(caseId);
+                        if (rs.getBoolean("inserted")) {
+                            outcomes.put(caseId, Outcome.INSERTED);
                             inserted.add(caseId);
-                        } else if (outcome == Outcome.ADVANCED || outcome == Outcome.CONVERGED) {
+                        } else {
+                            outcomes.put(caseId, existed && priorRevision == update.revision() ? Outcome.CONVERGED : Outcome.ADVANCED);
                             advanced.add(caseId);
                         }
                     }
                 }
             }
+            if (!pending.isEmpty()) {
+                classifyUnwritten(connection, pending, outcomes);
+            }
             return null;
         });
+        Map<UUID, Outcome> ordered = new LinkedHashMap<>();
+        survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
         List<UUID> moved = new ArrayList<>(inserted);
         moved.addAll(advanced);
         int[] placements = followProjection("placements", moved);
         int[] kinship = followProjection("kinship_options", moved);
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
-                outcomes);
+                ordered);
     }
 
     /**
@@ -156,6 +163,22 @@ public class AssignmentWriter {
      */
     public boolean insertPlaceholder(UUID caseId) {
         return jdbc.update(INSERT_PLACEHOLDER, caseId) == 1;
+    }
+
+    /** Rows the guard left alone: the stored revision is equal (nothing to do) or greater (the update is older). */
+    private static void classifyUnwritten(Connection connection, Map<UUID, AssignmentUpdate> unwritten,
+                                          Map<UUID, Outcome> outcomes) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(READ_LOCKED)) {
+            ps.setArray(1, connection.createArrayOf("uuid", unwritten.keySet().toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    UUID caseId = rs.getObject("case_id", UUID.class);
+                    long stored = rs.getLong("revision");
+                    outcomes.put(caseId, !rs.wasNull() && stored == unwritten.get(caseId).revision()
+                            ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER);
+                }
+            }
+        }
     }
 
     /** @return {updated rows, of which healed} */

@@ -15,7 +15,9 @@ import org.caseassignments.backfill.snapshot.SnapshotSourceException;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -84,9 +86,9 @@ final class SnapshotLoad {
             if (!updates.isEmpty()) {
                 try {
                     tally.add(updates.size(), apply(updates));
-                } catch (DataAccessException e) {
-                    return new Result(Stop.DATABASE_FAILED, tally, lastLine, "the database refused the batch after line "
-                            + lastLine + " (nothing of it was applied): " + e.getMostSpecificCause().getMessage(),
+                } catch (DataAccessException | TransactionException e) {
+                    return new Result(Stop.DATABASE_FAILED, tally, lastLine, "the database refused the batch ending at line "
+                            + lastLine + " (nothing of it was applied): " + NestedExceptionUtils.getMostSpecificCause(e).getMessage(),
                             tally.read - readBefore);
                 }
             }
