@@ -7,10 +7,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The top-level command; its subcommands (every Spring bean annotated {@code @Command}) do the work. */
-@Command(name = "backfill", mixinStandardHelpOptions = true,
+@Command(name = "backfill", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seed, repair, replay and verify the case_assignments projection without ever moving an assignment backwards.",
-        footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (verify: or differences); 2 bad usage, could not",
-                "start, or stopped by a failure; 3 stopped by --max-batches (run again to continue)."})
+        footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (replay: dead-lettered; verify: differences);",
+                "2 bad usage, could not start, or stopped by a failure; 3 stopped by --max-batches (run again to continue)."})
 class BackfillCommand implements Callable<Integer> {
 
     @Spec

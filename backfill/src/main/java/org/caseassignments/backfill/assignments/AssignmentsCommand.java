@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
 @Component
 @Command(name = "assignments", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         description = {
+                "Seed or repair the projection from a snapshot of the case service (CSV, JSON Lines or a JDBC query).",
                 "Load (case_id, assigned_worker_sub, supervisor_sub, assignment_revision) rows from a snapshot of the case",
                 "service into the projection, one transaction per batch, through the never-rewind guard: a lower revision",
                 "changes nothing, an equal one converges to the snapshot's values, a placeholder is replaced, an absent",

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import org.caseassignments.backfill.Report;
 import org.caseassignments.backfill.snapshot.RejectsFile;
 
 /** The final report of an {@code assignments} run. */
@@ -22,15 +23,15 @@ final class Summary {
         Tally t = result.tally();
         out.println((dryRun ? "dry run (nothing was written; a run now would do this): " : "backfill assignments: ")
                 + headline(result) + " — " + source);
-        row("read", t.read);
-        row("inserted", t.inserted);
-        row("advanced", t.advanced);
-        row("converged at equal revision", t.converged);
-        row("unchanged", t.unchanged);
-        row("skipped as older", t.skippedOlder);
-        row("superseded within a batch", t.superseded);
-        row("rejected", t.rejected);
-        row("placement/kinship rows updated", t.entityRowsUpdated);
+        Report.count(out, "read", t.read);
+        Report.count(out, "inserted", t.inserted);
+        Report.count(out, "advanced", t.advanced);
+        Report.count(out, "converged at equal revision", t.converged);
+        Report.count(out, "unchanged", t.unchanged);
+        Report.count(out, "skipped as older", t.skippedOlder);
+        Report.count(out, "superseded within a batch", t.superseded);
+        Report.count(out, "rejected", t.rejected);
+        Report.count(out, "placement/kinship rows updated", t.entityRowsUpdated);
         if (t.rejected > 0) {
             out.println("  rejected rows are listed in " + rejects.path());
         }
@@ -56,7 +57,4 @@ final class Summary {
         };
     }
 
-    private void row(String label, long value) {
-        out.printf(Locale.ROOT, "  %-32s %,12d%n", label, value);
-    }
 }

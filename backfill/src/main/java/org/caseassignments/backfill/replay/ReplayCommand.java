@@ -21,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.Report;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
@@ -43,6 +44,7 @@ import picocli.CommandLine.Spec;
 @Component
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         description = {
+                "Re-read the case event topics through the projector's path, up to their end offsets at the start.",
                 "Re-read the case event topics from the beginning (or --from-timestamp) up to their end offsets at the start,",
                 "with a consumer group of its own, through the projector's path: decode and validate, dead-letter what is bad,",
                 "apply through the never-rewind guard in one transaction per batch, commit offsets after the database did.",
@@ -156,10 +158,10 @@ class ReplayCommand implements Callable<Integer> {
     private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t) {
         out.println("backfill replay: reached the end offsets captured at the start — " + String.join(",", topics)
                 + ", group " + group);
-        out.printf(Locale.ROOT, "  %-32s %,12d%n", "records read", t.read());
-        out.printf(Locale.ROOT, "  %-32s %,12d%n", "applied (moved a row)", t.applied());
-        out.printf(Locale.ROOT, "  %-32s %,12d%n", "unchanged (current or older)", t.unchanged());
-        out.printf(Locale.ROOT, "  %-32s %,12d%n", "dead-lettered to " + dlq, t.deadLettered());
+        Report.count(out, "records read", t.read());
+        Report.count(out, "applied (moved a row)", t.applied());
+        Report.count(out, "unchanged (current or older)", t.unchanged());
+        Report.count(out, "dead-lettered to " + dlq, t.deadLettered());
         t.partitions().forEach(range -> out.printf(Locale.ROOT, "  %s: offsets %d → %d (end %d)%n",
                 range.partition, range.start, range.next, range.end));
         out.flush();

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.Report;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.snapshot.BadRow;
 import org.caseassignments.backfill.snapshot.RejectsFile;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Spec;
 @Component
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         description = {
+                "Compare the projection with a snapshot of the case service and report the differences.",
                 "Compare the projection with a snapshot of the case service and report the cases missing, behind, ahead,",
                 "or diverging at an equal revision, with a sample of each. Reads only; the snapshot's sources are those",
                 "of the assignments command. While the projector runs, cases changing right now may show as behind or ahead.", ""},
@@ -107,10 +109,10 @@ class VerifyCommand implements Callable<Integer> {
     private static void report(PrintWriter out, String source, long read, Comparison comparison, RejectsFile bad) {
         out.println("backfill verify: " + (comparison.differences() == 0 && bad.count() == 0
                 ? "the projection agrees with the snapshot" : "differences found") + " — " + source);
-        row(out, "read", read);
-        row(out, "agree", comparison.agreeing());
-        comparison.counts().forEach((kind, count) -> row(out, kind.label, count));
-        row(out, "rejected", bad.count());
+        Report.count(out, "read", read);
+        Report.count(out, "agree", comparison.agreeing());
+        comparison.counts().forEach((kind, count) -> Report.count(out, kind.label, count));
+        Report.count(out, "rejected", bad.count());
         if (bad.count() > 0) {
             out.println("  rejected rows are listed in " + bad.path());
         }
@@ -121,7 +123,4 @@ class VerifyCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void row(PrintWriter out, String label, long value) {
-        out.printf(Locale.ROOT, "  %-32s %,12d%n", label, value);
-    }
 }
