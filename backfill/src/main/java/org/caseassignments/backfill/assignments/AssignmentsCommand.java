@@ -3,11 +3,11 @@ package org.caseassignments.backfill.assignments;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.snapshot.RejectsFile;
 import org.caseassignments.backfill.snapshot.SnapshotOptions;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
@@ -18,6 +18,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -70,13 +71,8 @@ class AssignmentsCommand implements Callable<Integer> {
             description = "CSV of bad rows: line,reason,message,record (default: the checkpoint's, else " + DEFAULT_REJECTS + ").")
     Path rejects;
 
-    @Option(names = "--progress", paramLabel = "MODE", defaultValue = "auto",
-            description = "auto (a bar on a terminal, lines otherwise), bar, lines or none (default: ${DEFAULT-VALUE}).")
-    Progress.Mode progress;
-
-    @Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Seconds between progress lines (default: ${DEFAULT-VALUE}).")
-    long progressInterval;
+    @Mixin
+    ProgressOptions progress;
 
     @Spec
     CommandSpec spec;
@@ -103,7 +99,7 @@ class AssignmentsCommand implements Callable<Integer> {
                 if (from != null) {
                     snapshot.skip(from.recordsDone());
                 }
-                Progress bar = new Progress(err, progress, Duration.ofSeconds(progressInterval), "rows");
+                Progress bar = progress.start(err, "rows");
                 SnapshotLoad.Result result = new SnapshotLoad(writer, transaction,
                         new SnapshotLoad.Settings(batchSize, dryRun, maxErrors, maxBatches, checkpointFile))
                         .run(snapshot, bad, from, bar);

@@ -22,7 +22,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.Report;
-import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.ProjectionApplier;
@@ -36,6 +36,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -76,13 +77,8 @@ class ReplayCommand implements Callable<Integer> {
             description = "Most records per poll, applied in one transaction (default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--progress", paramLabel = "MODE", defaultValue = "auto",
-            description = "auto, bar, lines or none (default: ${DEFAULT-VALUE}).")
-    Progress.Mode progress;
-
-    @Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Seconds between progress lines (default: ${DEFAULT-VALUE}).")
-    long progressInterval;
+    @Mixin
+    ProgressOptions progress;
 
     @Spec
     CommandSpec spec;
@@ -114,7 +110,7 @@ class ReplayCommand implements Callable<Integer> {
                     BundledSchemas.current()));
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, reader, applier);
             replay.position(partitionsOf(consumer, eventTopics), fromTimestamp, resume);
-            ReplayRun.Totals totals = replay.run(new Progress(err, progress, Duration.ofSeconds(progressInterval), "records"));
+            ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
             report(out, eventTopics, groupId, dlq, totals);
             return totals.deadLettered() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
         } catch (KafkaException | DataAccessException | IllegalStateException e) {

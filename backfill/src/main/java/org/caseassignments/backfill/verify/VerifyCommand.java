@@ -2,7 +2,6 @@ package org.caseassignments.backfill.verify;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.Report;
 import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.snapshot.BadRow;
 import org.caseassignments.backfill.snapshot.RejectsFile;
 import org.caseassignments.backfill.snapshot.SnapshotOptions;
@@ -23,6 +23,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,13 +55,8 @@ class VerifyCommand implements Callable<Integer> {
             description = "CSV of snapshot rows that could not be read: line,reason,message,record (default: ${DEFAULT-VALUE}).")
     Path rejects;
 
-    @Option(names = "--progress", paramLabel = "MODE", defaultValue = "auto",
-            description = "auto, bar, lines or none (default: ${DEFAULT-VALUE}).")
-    Progress.Mode progress;
-
-    @Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Seconds between progress lines (default: ${DEFAULT-VALUE}).")
-    long progressInterval;
+    @Mixin
+    ProgressOptions progress;
 
     @Spec
     CommandSpec spec;
@@ -78,7 +74,7 @@ class VerifyCommand implements Callable<Integer> {
         Comparison comparison = new Comparison(jdbc, sample);
         long read = 0;
         try (SnapshotSource snapshot = source.open(); RejectsFile bad = RejectsFile.fresh(rejects)) {
-            Progress bar = new Progress(err, progress, Duration.ofSeconds(progressInterval), "rows");
+            Progress bar = progress.start(err, "rows");
             List<AssignmentUpdate> batch = new ArrayList<>(batchSize);
             for (SnapshotRecord record = snapshot.next(); record != null; record = snapshot.next()) {
                 read++;
