@@ -6,7 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -25,6 +28,12 @@ public class AssignmentWriter {
     /**
      * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row, also those
      * its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
+     *
+     * <p>{@code prior_revision} tells an advance from a convergence: the subquery reads with the
+     * statement's snapshot, which still shows the row as it was before this statement wrote it. A row
+     * that a concurrent writer changed between the statement's start and its row lock is still written
+     * exactly by the guard (which judges the locked, newest version); only its class can then be off by
+     * one (advanced for converged). Rows the guard left alone are classified by {@link #READ_LOCKED}.
      */
     private static final String UPSERT_PROJECTION = """
             INSERT INTO case_assignments AS case_assignments
@@ -39,7 +48,20 @@ public class AssignmentWriter {
                    assignment_revision = EXCLUDED.assignment_revision,
                    updated_at          = now()
              WHERE %s
-            RETURNING case_id, (xmax = 0) AS inserted
+            RETURNING case_id, (xmax = 0) AS inserted,
+                      (SELECT prior.assignment_revision FROM case_assignments prior
+                        WHERE prior.case_id = case_assignments.case_id) AS prior_revision
+            """;
+
+    /**
+     * The stored revision of the rows the upsert left alone. It holds their locks, so what this reads
+     * is exactly what the guard judged. A lookup per id by primary key (a join or {@code = ANY} over a
+     * large batch may scan the whole table).
+     */
+    private static final String READ_LOCKED = """
+            SELECT u.case_id,
+                   (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = u.case_id) AS revision
+              FROM unnest(?::uuid[]) AS u(case_id)
             """;
 
     /**
@@ -81,11 +103,11 @@ public class AssignmentWriter {
     /**
      * Applies a batch under its guard: reduces to the highest revision per case, upserts the
      * projection rows in case-id order, then brings the entity rows of the moved cases along.
-     * All updates of one call must share one guard.
+     * All updates of one call must share one guard. The result tells each case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
         if (updates.isEmpty()) {
-            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0);
+            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0, Map.of());
         }
         Guard guard = updates.get(0).guard();
         for (AssignmentUpdate update : updates) {
@@ -94,6 +116,9 @@ public class AssignmentWriter {
             }
         }
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
+        Map<UUID, AssignmentUpdate> pending = new LinkedHashMap<>();
+        survivors.forEach(update -> pending.put(update.caseId(), update));
+        Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
         jdbc.execute((Connection connection) -> {
@@ -101,17 +126,33 @@ public class AssignmentWriter {
                 bindUpdates(connection, ps, survivors);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        (rs.getBoolean("inserted") ? inserted : advanced).add(rs.getObject("case_id", UUID.class));
+                        UUID caseId = rs.getObject("case_id", UUID.class);
+                        long priorRevision = rs.getLong("prior_revision");
+                        boolean existed = !rs.wasNull();
+                        AssignmentUpdate update = pending.remove(caseId);
+                        if (rs.getBoolean("inserted")) {
+                            outcomes.put(caseId, Outcome.INSERTED);
+                            inserted.add(caseId);
+                        } else {
+                            outcomes.put(caseId, existed && priorRevision == update.revision() ? Outcome.CONVERGED : Outcome.ADVANCED);
+                            advanced.add(caseId);
+                        }
                     }
                 }
             }
+            if (!pending.isEmpty()) {
+                classifyUnwritten(connection, pending, outcomes);
+            }
             return null;
         });
+        Map<UUID, Outcome> ordered = new LinkedHashMap<>();
+        survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
         List<UUID> moved = new ArrayList<>(inserted);
         moved.addAll(advanced);
         int[] placements = followProjection("placements", moved);
         int[] kinship = followProjection("kinship_options", moved);
-        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1]);
+        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
+                ordered);
     }
 
     /**
@@ -122,6 +163,22 @@ public class AssignmentWriter {
      */
     public boolean insertPlaceholder(UUID caseId) {
         return jdbc.update(INSERT_PLACEHOLDER, caseId) == 1;
+    }
+
+    /** Rows the guard left alone: the stored revision is equal (nothing to do) or greater (the update is older). */
+    private static void classifyUnwritten(Connection connection, Map<UUID, AssignmentUpdate> unwritten,
+                                          Map<UUID, Outcome> outcomes) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(READ_LOCKED)) {
+            ps.setArray(1, connection.createArrayOf("uuid", unwritten.keySet().toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    UUID caseId = rs.getObject("case_id", UUID.class);
+                    long stored = rs.getLong("revision");
+                    outcomes.put(caseId, !rs.wasNull() && stored == unwritten.get(caseId).revision()
+                            ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER);
+                }
+            }
+        }
     }
 
     /** @return {updated rows, of which healed} */
