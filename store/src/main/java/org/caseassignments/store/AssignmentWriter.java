@@ -68,25 +68,41 @@ public class AssignmentWriter {
      * Entity rows converge to their case's projection row: they take its triple when their revision
      * is lower, or equal with another pair (a row born while its case was unknown is healed by
      * {@code case.created}; a backfill converges at an equal revision). Never while the case is unknown.
+     * One such update per entity table, both in {@link #FOLLOW_PROJECTION}.
+     */
+    private static final String FOLLOW_ONE_TABLE = """
+            %1$s_followed AS (
+                UPDATE %1$s AS e
+                   SET assigned_worker_sub = ca.assigned_worker_sub,
+                       supervisor_sub      = ca.supervisor_sub,
+                       assignment_revision = ca.assignment_revision,
+                       row_version         = e.row_version + 1,
+                       updated_at          = now()
+                  FROM moved ca, %1$s AS prior
+                 WHERE e.case_id = ca.case_id
+                   AND prior.id = e.id
+                   AND (e.assignment_revision < ca.assignment_revision
+                        OR (e.assignment_revision = ca.assignment_revision
+                            AND (e.assigned_worker_sub, e.supervisor_sub)
+                                IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub)))
+                RETURNING '%1$s'::text AS entity, prior.assignment_revision = ca.assignment_revision AS healed)""";
+
+    /**
+     * One round trip for both entity tables. Driven by the moved case ids, each looked up by primary
+     * key and each case's rows by the {@code case_id} index, so the cost follows the batch, not the tables.
      */
     private static final String FOLLOW_PROJECTION = """
-            UPDATE %1$s AS e
-               SET assigned_worker_sub = ca.assigned_worker_sub,
-                   supervisor_sub      = ca.supervisor_sub,
-                   assignment_revision = ca.assignment_revision,
-                   row_version         = e.row_version + 1,
-                   updated_at          = now()
-              FROM case_assignments ca, %1$s AS prior
-             WHERE ca.case_id = ANY (?::uuid[])
-               AND ca.assignment_revision >= 0
-               AND e.case_id = ca.case_id
-               AND prior.id = e.id
-               AND (e.assignment_revision < ca.assignment_revision
-                    OR (e.assignment_revision = ca.assignment_revision
-                        AND (e.assigned_worker_sub, e.supervisor_sub)
-                            IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub)))
-            RETURNING prior.assignment_revision = ca.assignment_revision AS healed
-            """;
+            WITH moved AS MATERIALIZED (
+                SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision
+                  FROM unnest(?::uuid[]) AS m(case_id)
+                  JOIN case_assignments ca ON ca.case_id = m.case_id
+                 WHERE ca.assignment_revision >= 0),
+            %s,
+            %s
+            SELECT entity, count(*) AS updated, count(*) FILTER (WHERE healed) AS healed
+              FROM (SELECT * FROM placements_followed UNION ALL SELECT * FROM kinship_options_followed) AS followed
+             GROUP BY entity
+            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"));
 
     private static final String INSERT_PLACEHOLDER = """
             INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
@@ -149,8 +165,9 @@ public class AssignmentWriter {
         survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
         List<UUID> moved = new ArrayList<>(inserted);
         moved.addAll(advanced);
-        int[] placements = followProjection("placements", moved);
-        int[] kinship = followProjection("kinship_options", moved);
+        Map<String, int[]> followed = followProjection(moved);
+        int[] placements = followed.getOrDefault("placements", new int[2]);
+        int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
                 ordered);
     }
@@ -181,21 +198,18 @@ public class AssignmentWriter {
         }
     }
 
-    /** @return {updated rows, of which healed} */
-    private int[] followProjection(String table, List<UUID> cases) {
+    /** @return per entity table: {updated rows, of which healed} */
+    private Map<String, int[]> followProjection(List<UUID> cases) {
+        Map<String, int[]> counts = new HashMap<>();
         if (cases.isEmpty()) {
-            return new int[] {0, 0};
+            return counts;
         }
-        int[] counts = {0, 0};
         jdbc.execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION.formatted(table))) {
+            try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION)) {
                 ps.setArray(1, connection.createArrayOf("uuid", cases.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        counts[0]++;
-                        if (rs.getBoolean("healed")) {
-                            counts[1]++;
-                        }
+                        counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});
                     }
                 }
             }
