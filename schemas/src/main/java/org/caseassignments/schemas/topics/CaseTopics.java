@@ -15,11 +15,11 @@ import org.caseassignments.schemas.serde.CaseEventSerde;
  * @param events      input topics carrying {@code CaseCreated} and {@code CaseAssignmentChanged}
  *                    (one shared topic by default; one topic per type works too)
  * @param assignments the compacted output topic of {@code CaseAssignment}, one record per forward change
- * @param deadLetter  where undecodable or invalid input goes, with its original key, bytes and headers
+ * @param deadLetter  where undecodable or invalid input goes, with its original key and value bytes and headers
  */
 public record CaseTopics(List<Topic<String, SpecificRecord>> events,
                          Topic<String, SpecificRecord> assignments,
-                         Topic<String, byte[]> deadLetter) {
+                         Topic<byte[], byte[]> deadLetter) {
 
     public static final String DEFAULT_EVENTS = "case.events";
     public static final String DEFAULT_ASSIGNMENTS = "case.assignments";
@@ -36,7 +36,7 @@ public record CaseTopics(List<Topic<String, SpecificRecord>> events,
         return new CaseTopics(
                 eventTopics.stream().map(name -> new Topic<>(name, keys, avro)).toList(),
                 new Topic<>(assignmentsTopic, keys, avro),
-                new Topic<>(deadLetterTopic, keys, Serdes.ByteArray()));
+                new Topic<>(deadLetterTopic, Serdes.ByteArray(), Serdes.ByteArray()));
     }
 
     /** The default names with single-object encoding. */

@@ -1,0 +1,91 @@
+package org.caseassignments.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.caseassignments.schemas.events.CaseAssignment;
+import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.testkit.CaseEvents;
+import org.junit.jupiter.api.Test;
+
+class CaseEventReaderTests {
+
+    private final AvroEventCodec codec = AvroEventCodec.singleObject();
+    private final CaseEventReader reader = new CaseEventReader(codec);
+
+    @Test
+    void shouldTurnACreationIntoARevisionZeroUpdate() {
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseEvents.created(caseId).worker("w").supervisor("s").build(), false);
+
+        Ingested ingested = reader.read(value);
+
+        assertThat(ingested).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update()).isEqualTo(AssignmentUpdate.created(caseId, "w", "s")));
+    }
+
+    @Test
+    void shouldTurnAChangeIntoAStrictlyNewerUpdate() {
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseEvents.changed(caseId, 7).worker(null).supervisor("s").build(), false);
+
+        Ingested ingested = reader.read(value);
+
+        assertThat(ingested).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update()).isEqualTo(AssignmentUpdate.changed(caseId, null, "s", 7)));
+    }
+
+    @Test
+    void shouldRejectANegativeRevision() {
+        byte[] value = codec.encode("t", CaseEvents.changed(UUID.randomUUID(), -3).build(), false);
+
+        assertThat(rejection(value).code()).isEqualTo(Rejection.NEGATIVE_REVISION);
+    }
+
+    @Test
+    void shouldRejectACaseIdThatIsNotACanonicalUuid() {
+        var event = CaseEvents.changed(UUID.randomUUID(), 1).build();
+        event.setCaseId("1-2-3-4-5");
+
+        assertThat(rejection(codec.encode("t", event, false)))
+                .satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.INVALID_CASE_ID))
+                .satisfies(r -> assertThat(r.message()).contains("1-2-3-4-5"));
+    }
+
+    @Test
+    void shouldRejectUndecodableBytesWithTheDecodeFailure() {
+        assertThat(rejection("not avro".getBytes()).code()).isEqualTo("UNKNOWN_FRAMING");
+        assertThat(rejection(null).code()).isEqualTo(Rejection.NULL_VALUE);
+    }
+
+    @Test
+    void shouldRejectTheProjectionsOwnRecordOnTheInputTopic() {
+        byte[] value = codec.encode("t", CaseAssignment.newBuilder().setCaseId(UUID.randomUUID().toString())
+                .setAssignmentRevision(1).build(), false);
+
+        assertThat(rejection(value).code()).isEqualTo(Rejection.UNEXPECTED_RECORD_TYPE);
+    }
+
+    @Test
+    void shouldKeepOriginalHeadersAndAddWhyAndWhere() {
+        RecordHeaders original = new RecordHeaders();
+        original.add("traceparent", "00-abc".getBytes());
+
+        var headers = DeadLetters.headers(original, new Rejection("UNKNOWN_FRAMING", "first byte"), "case.events", 2, 41L);
+
+        assertThat(DeadLetters.header(headers, "traceparent")).isEqualTo("00-abc");
+        assertThat(DeadLetters.header(headers, DeadLetters.REASON)).isEqualTo("UNKNOWN_FRAMING");
+        assertThat(DeadLetters.header(headers, DeadLetters.SOURCE_TOPIC)).isEqualTo("case.events");
+        assertThat(DeadLetters.header(headers, DeadLetters.SOURCE_PARTITION)).isEqualTo("2");
+        assertThat(DeadLetters.header(headers, DeadLetters.SOURCE_OFFSET)).isEqualTo("41");
+    }
+
+    private Rejection rejection(byte[] value) {
+        Ingested ingested = reader.read(value);
+        assertThat(ingested).isInstanceOf(Ingested.Rejected.class);
+        return ((Ingested.Rejected) ingested).rejection();
+    }
+}
