@@ -18,8 +18,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * evaluation error. Every decision is logged (logger {@value #DECISION_LOG}) with the ruleset version
  * and counted ({@code policy.decisions}).
  *
- * <p>Never evaluates inside a transaction: a decision may wait on a ruleset being replaced and must
- * never hold a row lock while it does, so authorization happens before the transaction opens and the
+ * <p>Never evaluates inside a transaction: what a decision costs is up to the ruleset's authors, and
+ * no row lock may be held while it is paid. Authorization happens before the transaction opens; the
  * transaction only compares what the decision consumed.
  */
 public final class PolicyEngine {
