@@ -14,14 +14,24 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param publicKeyLocation an RSA public key in PEM, as a Spring resource location such as
  *                          {@code file:/etc/keys/issuer.pem} ({@code AUTH_PUBLIC_KEY_LOCATION})
  * @param clockSkew         tolerance for {@code exp} and {@code nbf} ({@code AUTH_CLOCK_SKEW})
+ * @param allowLocalIssuer  accept the local stack's issuer ({@code AUTH_ALLOW_LOCAL_ISSUER}); only the
+ *                          local launcher sets it, so a production configuration refuses that issuer
  */
 @ConfigurationProperties("auth")
 public record AuthProperties(String issuer, String audience, String jwkSetUri, String publicKeyLocation,
-                             @DefaultValue("60s") Duration clockSkew) {
+                             @DefaultValue("60s") Duration clockSkew, boolean allowLocalIssuer) {
+
+    /** The issuer of the tokens the local stack mints with a key it generates; never a real identity provider. */
+    public static final String LOCAL_STACK_ISSUER = "urn:case-assignments:local-stack";
 
     public AuthProperties {
         require(issuer, "auth.issuer (AUTH_ISSUER)");
         require(audience, "auth.audience (AUTH_AUDIENCE)");
+        if (LOCAL_STACK_ISSUER.equals(issuer) && !allowLocalIssuer) {
+            throw new IllegalArgumentException("auth.issuer (AUTH_ISSUER) is the local stack's issuer " + LOCAL_STACK_ISSUER
+                    + ", whose tokens are signed by a key generated on a developer's machine; it is refused outside the "
+                    + "local stack (which sets AUTH_ALLOW_LOCAL_ISSUER=true)");
+        }
         boolean jwks = hasText(jwkSetUri);
         boolean pem = hasText(publicKeyLocation);
         if (jwks == pem) {
