@@ -1,10 +1,26 @@
 package org.caseassignments.backfill;
 
-import picocli.CommandLine.Command;
+import java.util.concurrent.Callable;
 
-/** The top-level command; its subcommands do the work. */
-@Command(name = "backfill", mixinStandardHelpOptions = true,
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The top-level command; its subcommands (every Spring bean annotated {@code @Command}) do the work. */
+@Command(name = "backfill", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seed, repair, replay and verify the case_assignments projection without ever moving an assignment backwards.",
-        subcommands = {StatusCommand.class})
-class BackfillCommand {
+        footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (replay: dead-lettered; verify: differences);",
+                "2 bad usage, could not start, or stopped by a failure; 3 stopped by --max-batches (run again to continue)."})
+class BackfillCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    /** Without a subcommand there is nothing to do: show what there is. */
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("backfill: name a subcommand");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.COULD_NOT_START;
+    }
 }

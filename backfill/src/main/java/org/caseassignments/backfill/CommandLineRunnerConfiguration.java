@@ -5,14 +5,19 @@ import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
-/** Runs the picocli command line with subcommands instantiated by Spring, and keeps its exit code. */
+/** Runs the picocli command line with its subcommands, the Spring beans annotated {@code @Command}, and keeps its exit code. */
 @Configuration(proxyBeanMethods = false)
 class CommandLineRunnerConfiguration {
 
     @Bean
-    CommandLine commandLine(CommandLine.IFactory factory) {
+    CommandLine commandLine(CommandLine.IFactory factory, org.springframework.context.ApplicationContext context) {
         CommandLine commandLine = new CommandLine(new BackfillCommand(), factory);
+        context.getBeansWithAnnotation(Command.class).values().stream()
+                .sorted(java.util.Comparator.comparing(bean -> bean.getClass().getAnnotation(Command.class).name()))
+                .forEach(subcommand -> commandLine.addSubcommand(new CommandLine(subcommand, factory)));
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             cmd.getErr().println(cmd.getColorScheme().errorText("backfill " + cmd.getCommandName() + ": " + e.getMessage()));
             return ExitCodes.COULD_NOT_START;

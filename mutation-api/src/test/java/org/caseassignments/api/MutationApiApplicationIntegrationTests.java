@@ -2,7 +2,14 @@ package org.caseassignments.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -10,7 +17,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.web.client.RestClient;
+import tools.jackson.databind.JsonNode;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class MutationApiApplicationIntegrationTests {
@@ -19,7 +26,7 @@ class MutationApiApplicationIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
+        TestApplication.register(registry, DB);
     }
 
     @Autowired
@@ -28,14 +35,50 @@ class MutationApiApplicationIntegrationTests {
     @LocalServerPort
     int port;
 
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
     @Test
     void shouldStartMigrateTheDatabaseAndReportHealthy() {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
                 .isPositive();
 
-        String health = RestClient.create("http://localhost:" + port).get().uri("/actuator/health")
-                .retrieve().body(String.class);
+        Reply health = api.get("/actuator/health", null);
 
-        assertThat(health).contains("\"status\":\"UP\"");
+        assertThat(health.body()).contains("\"status\":\"UP\"");
+    }
+
+    @Test
+    void shouldServeTheOpenApiDescriptionWithoutATokenWithSnakeCaseFieldsEverywhere() {
+        Reply docs = api.get("/v3/api-docs", null);
+
+        assertThat(docs.status()).as(docs.toString()).isEqualTo(200);
+        JsonNode openApi = docs.json();
+        assertThat(openApi.path("paths").propertyNames()).contains("/placements/{id}", "/cases/{caseId}/placements",
+                "/kinship-options/{id}", "/cases/{caseId}/kinship-options", "/foster-homes", "/foster-homes/{id}",
+                "/cases/{caseId}/assignment");
+        List<String> properties = new ArrayList<>();
+        openApi.path("components").path("schemas").forEach(schema -> properties.addAll(schema.path("properties").propertyNames()));
+        assertThat(properties).contains("case_id", "assigned_worker_sub", "supervisor_sub", "license_number",
+                "relative_name", "foster_home_id");
+        assertThat(properties).allSatisfy(name -> assertThat(name).matches("[a-z0-9_]+"));
+        assertThat(api.get("/swagger-ui.html", null).status()).isIn(200, 302);
+    }
+
+    @Test
+    void shouldShowTheRulesetVersionServingEachJurisdiction() {
+        Reply info = api.get("/actuator/info", TestTokensHolder.ADMIN);
+
+        assertThat(info.json().path("rulesets").path("georgia").asString()).isEqualTo("1.1.0");
+        assertThat(info.json().path("rulesets").path("texas").asString()).isEqualTo("1.1.0");
+    }
+
+    /** Actuator endpoints other than health need a token like everything else. */
+    private static final class TestTokensHolder {
+        static final String ADMIN = org.caseassignments.api.testsupport.TestTokens.admin("ops").token();
     }
 }

@@ -1,6 +1,10 @@
 package org.caseassignments.store;
 
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -13,9 +17,22 @@ import java.util.UUID;
  * @param kinshipOptionsUpdated  kinship rows that took the projection's assignment
  * @param entityRowsHealed       of those, rows that kept their revision and only took the pair
  *                               (rows born while their case was unknown, or converged by a backfill)
+ * @param outcomes               each proposed case's outcome, in case-id order (empty when built
+ *                               without detail, by the six-argument constructor)
  */
 public record ApplyResult(int proposed, List<UUID> insertedCases, List<UUID> advancedCases,
-                          int placementsUpdated, int kinshipOptionsUpdated, int entityRowsHealed) {
+                          int placementsUpdated, int kinshipOptionsUpdated, int entityRowsHealed,
+                          Map<UUID, Outcome> outcomes) {
+
+    public ApplyResult {
+        outcomes = Collections.unmodifiableMap(new LinkedHashMap<>(outcomes));
+    }
+
+    /** A result without per-case outcomes. */
+    public ApplyResult(int proposed, List<UUID> insertedCases, List<UUID> advancedCases,
+                       int placementsUpdated, int kinshipOptionsUpdated, int entityRowsHealed) {
+        this(proposed, insertedCases, advancedCases, placementsUpdated, kinshipOptionsUpdated, entityRowsHealed, Map.of());
+    }
 
     /** Updates that changed nothing: stale, duplicate, or already current. */
     public int unchanged() {
@@ -24,5 +41,15 @@ public record ApplyResult(int proposed, List<UUID> insertedCases, List<UUID> adv
 
     public int entityRowsUpdated() {
         return placementsUpdated + kinshipOptionsUpdated;
+    }
+
+    /** How many proposed cases had each outcome; every outcome is a key (zero when none). */
+    public Map<Outcome, Integer> outcomeCounts() {
+        Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
+        for (Outcome outcome : Outcome.values()) {
+            counts.put(outcome, 0);
+        }
+        outcomes.values().forEach(outcome -> counts.merge(outcome, 1, Integer::sum));
+        return counts;
     }
 }

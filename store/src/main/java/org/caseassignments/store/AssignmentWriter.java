@@ -6,7 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -25,6 +28,12 @@ public class AssignmentWriter {
     /**
      * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row, also those
      * its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
+     *
+     * <p>{@code prior_revision} tells an advance from a convergence: the subquery reads with the
+     * statement's snapshot, which still shows the row as it was before this statement wrote it. A row
+     * that a concurrent writer changed between the statement's start and its row lock is still written
+     * exactly by the guard (which judges the locked, newest version); only its class can then be off by
+     * one (advanced for converged). Rows the guard left alone are classified by {@link #READ_LOCKED}.
      */
     private static final String UPSERT_PROJECTION = """
             INSERT INTO case_assignments AS case_assignments
@@ -39,32 +48,61 @@ public class AssignmentWriter {
                    assignment_revision = EXCLUDED.assignment_revision,
                    updated_at          = now()
              WHERE %s
-            RETURNING case_id, (xmax = 0) AS inserted
+            RETURNING case_id, (xmax = 0) AS inserted,
+                      (SELECT prior.assignment_revision FROM case_assignments prior
+                        WHERE prior.case_id = case_assignments.case_id) AS prior_revision
+            """;
+
+    /**
+     * The stored revision of the rows the upsert left alone. It holds their locks, so what this reads
+     * is exactly what the guard judged. A lookup per id by primary key (a join or {@code = ANY} over a
+     * large batch may scan the whole table).
+     */
+    private static final String READ_LOCKED = """
+            SELECT u.case_id,
+                   (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = u.case_id) AS revision
+              FROM unnest(?::uuid[]) AS u(case_id)
             """;
 
     /**
      * Entity rows converge to their case's projection row: they take its triple when their revision
      * is lower, or equal with another pair (a row born while its case was unknown is healed by
      * {@code case.created}; a backfill converges at an equal revision). Never while the case is unknown.
+     * One such update per entity table, both in {@link #FOLLOW_PROJECTION}.
+     */
+    private static final String FOLLOW_ONE_TABLE = """
+            %1$s_followed AS (
+                UPDATE %1$s AS e
+                   SET assigned_worker_sub = ca.assigned_worker_sub,
+                       supervisor_sub      = ca.supervisor_sub,
+                       assignment_revision = ca.assignment_revision,
+                       row_version         = e.row_version + 1,
+                       updated_at          = now()
+                  FROM moved ca, %1$s AS prior
+                 WHERE e.case_id = ca.case_id
+                   AND prior.id = e.id
+                   AND (e.assignment_revision < ca.assignment_revision
+                        OR (e.assignment_revision = ca.assignment_revision
+                            AND (e.assigned_worker_sub, e.supervisor_sub)
+                                IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub)))
+                RETURNING '%1$s'::text AS entity, prior.assignment_revision = ca.assignment_revision AS healed)""";
+
+    /**
+     * One round trip for both entity tables. Driven by the moved case ids, each looked up by primary
+     * key and each case's rows by the {@code case_id} index, so the cost follows the batch, not the tables.
      */
     private static final String FOLLOW_PROJECTION = """
-            UPDATE %1$s AS e
-               SET assigned_worker_sub = ca.assigned_worker_sub,
-                   supervisor_sub      = ca.supervisor_sub,
-                   assignment_revision = ca.assignment_revision,
-                   row_version         = e.row_version + 1,
-                   updated_at          = now()
-              FROM case_assignments ca, %1$s AS prior
-             WHERE ca.case_id = ANY (?::uuid[])
-               AND ca.assignment_revision >= 0
-               AND e.case_id = ca.case_id
-               AND prior.id = e.id
-               AND (e.assignment_revision < ca.assignment_revision
-                    OR (e.assignment_revision = ca.assignment_revision
-                        AND (e.assigned_worker_sub, e.supervisor_sub)
-                            IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub)))
-            RETURNING prior.assignment_revision = ca.assignment_revision AS healed
-            """;
+            WITH moved AS MATERIALIZED (
+                SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision
+                  FROM unnest(?::uuid[]) AS m(case_id)
+                  JOIN case_assignments ca ON ca.case_id = m.case_id
+                 WHERE ca.assignment_revision >= 0),
+            %s,
+            %s
+            SELECT entity, count(*) AS updated, count(*) FILTER (WHERE healed) AS healed
+              FROM (SELECT * FROM placements_followed UNION ALL SELECT * FROM kinship_options_followed) AS followed
+             GROUP BY entity
+            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"));
 
     private static final String INSERT_PLACEHOLDER = """
             INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
@@ -81,11 +119,11 @@ public class AssignmentWriter {
     /**
      * Applies a batch under its guard: reduces to the highest revision per case, upserts the
      * projection rows in case-id order, then brings the entity rows of the moved cases along.
-     * All updates of one call must share one guard.
+     * All updates of one call must share one guard. The result tells each case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
         if (updates.isEmpty()) {
-            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0);
+            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0, Map.of());
         }
         Guard guard = updates.get(0).guard();
         for (AssignmentUpdate update : updates) {
@@ -94,6 +132,9 @@ public class AssignmentWriter {
             }
         }
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
+        Map<UUID, AssignmentUpdate> pending = new LinkedHashMap<>();
+        survivors.forEach(update -> pending.put(update.caseId(), update));
+        Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
         jdbc.execute((Connection connection) -> {
@@ -101,17 +142,34 @@ public class AssignmentWriter {
                 bindUpdates(connection, ps, survivors);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        (rs.getBoolean("inserted") ? inserted : advanced).add(rs.getObject("case_id", UUID.class));
+                        UUID caseId = rs.getObject("case_id", UUID.class);
+                        long priorRevision = rs.getLong("prior_revision");
+                        boolean existed = !rs.wasNull();
+                        AssignmentUpdate update = pending.remove(caseId);
+                        if (rs.getBoolean("inserted")) {
+                            outcomes.put(caseId, Outcome.INSERTED);
+                            inserted.add(caseId);
+                        } else {
+                            outcomes.put(caseId, existed && priorRevision == update.revision() ? Outcome.CONVERGED : Outcome.ADVANCED);
+                            advanced.add(caseId);
+                        }
                     }
                 }
             }
+            if (!pending.isEmpty()) {
+                classifyUnwritten(connection, pending, outcomes);
+            }
             return null;
         });
+        Map<UUID, Outcome> ordered = new LinkedHashMap<>();
+        survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
         List<UUID> moved = new ArrayList<>(inserted);
         moved.addAll(advanced);
-        int[] placements = followProjection("placements", moved);
-        int[] kinship = followProjection("kinship_options", moved);
-        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1]);
+        Map<String, int[]> followed = followProjection(moved);
+        int[] placements = followed.getOrDefault("placements", new int[2]);
+        int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
+        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
+                ordered);
     }
 
     /**
@@ -124,21 +182,34 @@ public class AssignmentWriter {
         return jdbc.update(INSERT_PLACEHOLDER, caseId) == 1;
     }
 
-    /** @return {updated rows, of which healed} */
-    private int[] followProjection(String table, List<UUID> cases) {
-        if (cases.isEmpty()) {
-            return new int[] {0, 0};
+    /** Rows the guard left alone: the stored revision is equal (nothing to do) or greater (the update is older). */
+    private static void classifyUnwritten(Connection connection, Map<UUID, AssignmentUpdate> unwritten,
+                                          Map<UUID, Outcome> outcomes) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(READ_LOCKED)) {
+            ps.setArray(1, connection.createArrayOf("uuid", unwritten.keySet().toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    UUID caseId = rs.getObject("case_id", UUID.class);
+                    long stored = rs.getLong("revision");
+                    outcomes.put(caseId, !rs.wasNull() && stored == unwritten.get(caseId).revision()
+                            ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER);
+                }
+            }
         }
-        int[] counts = {0, 0};
+    }
+
+    /** @return per entity table: {updated rows, of which healed} */
+    private Map<String, int[]> followProjection(List<UUID> cases) {
+        Map<String, int[]> counts = new HashMap<>();
+        if (cases.isEmpty()) {
+            return counts;
+        }
         jdbc.execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION.formatted(table))) {
+            try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION)) {
                 ps.setArray(1, connection.createArrayOf("uuid", cases.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        counts[0]++;
-                        if (rs.getBoolean("healed")) {
-                            counts[1]++;
-                        }
+                        counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});
                     }
                 }
             }

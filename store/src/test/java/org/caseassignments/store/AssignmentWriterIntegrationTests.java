@@ -2,14 +2,23 @@ package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 class AssignmentWriterIntegrationTests {
 
@@ -95,6 +104,80 @@ class AssignmentWriterIntegrationTests {
         assertThat(converge.advancedCases()).containsExactly(caseId);
         assertThat(older.unchanged()).isEqualTo(1);
         assertThat(projection(caseId)).containsEntry("assigned_worker_sub", "w-truth").containsEntry("assignment_revision", 4L);
+    }
+
+    @Test
+    void shouldClassifyEachUpdateOfAStrictlyNewerBatch() {
+        // Given cases stored at revision 4, a placeholder, and none
+        UUID equal = Rows.assignment(UUID.randomUUID()).revision(4).insert(jdbc);
+        UUID older = Rows.assignment(UUID.randomUUID()).revision(4).insert(jdbc);
+        UUID newer = Rows.assignment(UUID.randomUUID()).revision(4).insert(jdbc);
+        UUID placeholder = Rows.assignment(UUID.randomUUID()).placeholder().insert(jdbc);
+        UUID absent = UUID.randomUUID();
+
+        // When one batch proposes an equal, a lower and a higher revision, a creation over the placeholder, and a new case
+        ApplyResult result = writer.apply(List.of(
+                AssignmentUpdate.changed(equal, "w-x", "s-x", 4),
+                AssignmentUpdate.changed(older, "w-x", "s-x", 3),
+                AssignmentUpdate.changed(newer, "w-x", "s-x", 5),
+                AssignmentUpdate.created(placeholder, "w-0", "s-0"),
+                AssignmentUpdate.changed(absent, "w-1", "s-1", 1)));
+
+        // Then
+        assertThat(result.outcomes()).containsOnly(
+                Map.entry(equal, Outcome.UNCHANGED), Map.entry(older, Outcome.SKIPPED_OLDER),
+                Map.entry(newer, Outcome.ADVANCED), Map.entry(placeholder, Outcome.ADVANCED),
+                Map.entry(absent, Outcome.INSERTED));
+        assertThat(List.copyOf(result.outcomes().keySet())).isSorted();
+        assertThat(result.insertedCases()).containsExactly(absent);
+        assertThat(result.advancedCases()).containsExactlyInAnyOrder(newer, placeholder);
+        assertThat(result.unchanged()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldJudgeTheNewestCommittedRowWhenAConcurrentWriterHeldItsLock() throws Exception {
+        // Given a case at revision 3, and a live writer that moved it to 6 and has not committed yet
+        UUID caseId = Rows.assignment(UUID.randomUUID()).worker("w-3").supervisor("s-3").revision(3).insert(jdbc);
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            Future<?> live = threads.submit(() -> transaction.executeWithoutResult(status -> {
+                writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-6", "s-6", 6)));
+                holding.countDown();
+                awaitLatch(release);
+            }));
+            assertThat(holding.await(30, TimeUnit.SECONDS)).as("the live writer applied its batch").isTrue();
+
+            // When a snapshot row at revision 5 is applied meanwhile, and the live writer commits while it waits
+            Future<ApplyResult> snapshot = threads.submit(() -> transaction.execute(status ->
+                    writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-5", "s-5", 5)))));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject("""
+                    SELECT count(*) FROM pg_stat_activity
+                     WHERE datname = current_database() AND wait_event_type = 'Lock'
+                    """, Integer.class) == 1);
+            release.countDown();
+            live.get(30, TimeUnit.SECONDS);
+
+            // Then the snapshot row is judged against revision 6, not the revision 3 its statement started with
+            assertThat(snapshot.get(30, TimeUnit.SECONDS).outcomes()).containsExactly(Map.entry(caseId, Outcome.SKIPPED_OLDER));
+            assertThat(projection(caseId)).containsEntry("assigned_worker_sub", "w-6").containsEntry("assignment_revision", 6L);
+        } finally {
+            release.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            if (!latch.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the live writer");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private Map<String, Object> projection(UUID caseId) {

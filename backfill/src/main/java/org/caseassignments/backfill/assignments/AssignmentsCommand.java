@@ -1,0 +1,158 @@
+package org.caseassignments.backfill.assignments;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.backfill.progress.ProgressOptions;
+import org.caseassignments.backfill.snapshot.RejectsFile;
+import org.caseassignments.backfill.snapshot.SnapshotOptions;
+import org.caseassignments.backfill.snapshot.SnapshotSource;
+import org.caseassignments.backfill.snapshot.SnapshotSourceException;
+import org.caseassignments.store.AssignmentWriter;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code backfill assignments}: seed or repair the projection from a snapshot of the case service. */
+@Component
+@Command(name = "assignments", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
+        description = {
+                "Seed or repair the projection from a snapshot of the case service (CSV, JSON Lines or a JDBC query).",
+                "Load (case_id, assigned_worker_sub, supervisor_sub, assignment_revision) rows from a snapshot of the case",
+                "service into the projection, one transaction per batch, through the never-rewind guard: a lower revision",
+                "changes nothing, an equal one converges to the snapshot's values, a placeholder is replaced, an absent",
+                "case is inserted; the case's placement and kinship rows follow. Safe while the projector runs.", ""},
+        footer = {"", "Exit codes: 0 every row applied; 1 finished with rejected rows (see --rejects); 2 bad usage, could not",
+                "start, or stopped by a failure or --max-errors; 3 stopped by --max-batches (run again to continue)."})
+class AssignmentsCommand implements Callable<Integer> {
+
+    static final String DEFAULT_REJECTS = "backfill-rejects.csv";
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    SnapshotOptions source;
+
+    @Option(names = "--batch-size", paramLabel = "ROWS", defaultValue = "20000",
+            description = "Rows per batch, one transaction each (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(names = "--dry-run", description = "Run each batch and roll it back: reports what would change, writes nothing.")
+    boolean dryRun;
+
+    @Option(names = "--checkpoint", paramLabel = "FILE",
+            description = "Write progress here after each committed batch; if FILE holds an unfinished run over the same "
+                    + "snapshot, continue it.")
+    Path checkpoint;
+
+    @Option(names = "--resume-from", paramLabel = "FILE",
+            description = "Continue the run recorded in this checkpoint (it must exist); it is also updated, unless "
+                    + "--checkpoint names another file.")
+    Path resumeFrom;
+
+    @Option(names = "--max-errors", paramLabel = "N", defaultValue = "-1",
+            description = "Stop once more than N rows were rejected (default: no limit).")
+    long maxErrors;
+
+    @Option(names = "--max-batches", paramLabel = "N", defaultValue = "0",
+            description = "Stop after N batches, e.g. to work within a maintenance window (default: no limit); exit 3.")
+    long maxBatches;
+
+    @Option(names = "--rejects", paramLabel = "FILE",
+            description = "CSV of bad rows: line,reason,message,record (default: the checkpoint's, else " + DEFAULT_REJECTS + ").")
+    Path rejects;
+
+    @Mixin
+    ProgressOptions progress;
+
+    @Spec
+    CommandSpec spec;
+
+    private final AssignmentWriter writer;
+    private final TransactionTemplate transaction;
+
+    AssignmentsCommand(AssignmentWriter writer, PlatformTransactionManager transactions) {
+        this.writer = writer;
+        this.transaction = new TransactionTemplate(transactions);
+    }
+
+    @Override
+    public Integer call() {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path checkpointFile = checkpoint != null ? checkpoint : resumeFrom;
+        try (SnapshotSource snapshot = source.open()) {
+            Checkpoint from = resumePoint(snapshot, out);
+            Path rejectsFile = rejects != null ? rejects
+                    : Path.of(from != null ? from.rejectsFile() : DEFAULT_REJECTS);
+            try (RejectsFile bad = from == null ? RejectsFile.fresh(rejectsFile) : RejectsFile.resumed(rejectsFile, from.rejectsBytes())) {
+                if (from != null) {
+                    snapshot.skip(from.recordsDone());
+                }
+                Progress bar = progress.start(err, "rows");
+                SnapshotLoad.Result result = new SnapshotLoad(writer, transaction,
+                        new SnapshotLoad.Settings(batchSize, dryRun, maxErrors, maxBatches, checkpointFile))
+                        .run(snapshot, bad, from, bar);
+                new Summary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
+                        bar.elapsedSeconds());
+                return exitCode(result);
+            }
+        } catch (SnapshotSourceException | IllegalArgumentException e) {
+            err.println("backfill assignments: " + e.getMessage());
+            err.flush();
+            return ExitCodes.COULD_NOT_START;
+        }
+    }
+
+    private void validate() {
+        if (batchSize < 1) {
+            throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, was " + batchSize);
+        }
+        if (dryRun && (checkpoint != null || resumeFrom != null)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--dry-run writes nothing, so it neither writes nor resumes a checkpoint; drop --checkpoint/--resume-from");
+        }
+    }
+
+    /** The checkpoint to continue from, or null to start at the first row. */
+    private Checkpoint resumePoint(SnapshotSource snapshot, PrintWriter out) {
+        Checkpoint from;
+        if (resumeFrom != null) {
+            from = Checkpoint.read(resumeFrom);
+        } else if (checkpoint != null && Files.exists(checkpoint)) {
+            from = Checkpoint.read(checkpoint);
+            if (from.complete()) {
+                out.println("checkpoint " + checkpoint + " records a finished run; starting again from the first row");
+                return null;
+            }
+        } else {
+            return null;
+        }
+        String mismatch = from.mismatch(snapshot.identity());
+        if (mismatch != null) {
+            throw new IllegalArgumentException("cannot resume from checkpoint " + (resumeFrom != null ? resumeFrom : checkpoint)
+                    + ": " + mismatch + ". Delete it to start from the first row (re-applying rows is harmless: "
+                    + "the guard never moves an assignment backwards).");
+        }
+        out.println("resuming after line " + from.lastLine() + " (" + from.recordsDone() + " records done)");
+        return from;
+    }
+
+    private static int exitCode(SnapshotLoad.Result result) {
+        return switch (result.stop()) {
+            case END -> result.tally().rejected > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
+            case MAX_BATCHES -> ExitCodes.STOPPED_BEFORE_THE_END;
+            case MAX_ERRORS, SOURCE_FAILED, DATABASE_FAILED -> ExitCodes.COULD_NOT_START;
+        };
+    }
+}

@@ -1,0 +1,165 @@
+package org.caseassignments.backfill.replay;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.progress.ProgressOptions;
+import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.ProjectionApplier;
+import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.schemas.serde.BundledSchemas;
+import org.caseassignments.schemas.serde.SerdeSettings;
+import org.caseassignments.store.AssignmentWriter;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code backfill replay}: re-read the case event topics through the projector's path. */
+@Component
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
+        description = {
+                "Re-read the case event topics through the projector's path, up to their end offsets at the start.",
+                "Re-read the case event topics from the beginning (or --from-timestamp) up to their end offsets at the start,",
+                "with a consumer group of its own, through the projector's path: decode and validate, dead-letter what is bad,",
+                "apply through the never-rewind guard in one transaction per batch, commit offsets after the database did.",
+                "Safe while the projector runs: what is already current is not rewritten.", ""},
+        footer = {"", "Exit codes: 0 replayed to the end; 1 replayed to the end, some records dead-lettered;",
+                "2 bad usage, could not start, or stopped by a failure (broker, registry, database)."})
+class ReplayCommand implements Callable<Integer> {
+
+    @Option(names = "--topics", paramLabel = "TOPIC", split = ",",
+            description = "Case event topics (default: backfill.replay.topics, $CASE_EVENTS_TOPICS, case.events).")
+    List<String> topics;
+
+    @Option(names = "--dead-letter-topic", paramLabel = "TOPIC",
+            description = "Dead-letter topic (default: backfill.replay.dead-letter-topic, $CASE_EVENTS_DLQ_TOPIC, case.events.dlq).")
+    String deadLetterTopic;
+
+    @Option(names = "--group", paramLabel = "GROUP_ID",
+            description = "The replay's consumer group (default: backfill.replay.group-id, $REPLAY_GROUP_ID, case-assignments-replay).")
+    String group;
+
+    @Option(names = "--from-timestamp", paramLabel = "INSTANT",
+            description = "Start at the first record at or after this time, e.g. 2026-03-01T00:00:00Z (default: the beginning).")
+    Instant fromTimestamp;
+
+    @Option(names = "--resume", description = "Start each partition at the group's committed offset, where it has one.")
+    boolean resume;
+
+    @Option(names = "--batch-size", paramLabel = "RECORDS", defaultValue = "5000",
+            description = "Most records per poll, applied in one transaction (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Mixin
+    ProgressOptions progress;
+
+    @Spec
+    CommandSpec spec;
+
+    private final KafkaProperties kafka;
+    private final ReplayProperties properties;
+    private final ProjectionApplier applier;
+
+    ReplayCommand(KafkaProperties kafka, ReplayProperties properties, AssignmentWriter writer,
+                  PlatformTransactionManager transactions) {
+        this.kafka = kafka;
+        this.properties = properties;
+        this.applier = new ProjectionApplier(new TransactionTemplate(transactions), writer,
+                new IngestMetrics(new SimpleMeterRegistry(), "replay"));
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> eventTopics = topics != null ? topics : properties.topics();
+        String dlq = deadLetterTopic != null ? deadLetterTopic : properties.deadLetterTopic();
+        String groupId = group != null ? group : properties.groupId();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(groupId),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
+                     new ByteArraySerializer(), new ByteArraySerializer())) {
+            CaseEventReader reader = new CaseEventReader(new AvroEventCodec(SerdeSettings.from(kafka.getProperties()),
+                    BundledSchemas.current()));
+            ReplayRun replay = new ReplayRun(consumer, producer, dlq, reader, applier);
+            replay.position(partitionsOf(consumer, eventTopics), fromTimestamp, resume);
+            ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
+            report(out, eventTopics, groupId, dlq, totals);
+            return totals.deadLettered() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
+        } catch (KafkaException | DataAccessException | IllegalStateException e) {
+            err.println("backfill replay: stopped: " + e.getMessage()
+                    + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
+                    + "; offsets are committed only up to the last batch the database committed: run again with --resume");
+            err.flush();
+            return ExitCodes.COULD_NOT_START;
+        }
+    }
+
+    private List<TopicPartition> partitionsOf(KafkaConsumer<byte[], byte[]> consumer, List<String> eventTopics) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : eventTopics) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+            if (infos == null || infos.isEmpty()) {
+                throw new IllegalStateException("topic " + topic + " does not exist on " + kafka.getBootstrapServers());
+            }
+            infos.forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+        }
+        return partitions;
+    }
+
+    private Map<String, Object> consumerConfig(String groupId) {
+        Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        return config;
+    }
+
+    private Map<String, Object> producerConfig() {
+        Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        return config;
+    }
+
+    private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t) {
+        out.println("backfill replay: reached the end offsets captured at the start — " + String.join(",", topics)
+                + ", group " + group);
+        Report.count(out, "records read", t.read());
+        Report.count(out, "applied (moved a row)", t.applied());
+        Report.count(out, "unchanged (current or older)", t.unchanged());
+        Report.count(out, "dead-lettered to " + dlq, t.deadLettered());
+        t.partitions().forEach(range -> out.printf(Locale.ROOT, "  %s: offsets %d → %d (end %d)%n",
+                range.partition, range.start, range.next, range.end));
+        out.flush();
+    }
+}

@@ -1,0 +1,182 @@
+package org.caseassignments.backfill.replay;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.DeadLetters;
+import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.ProjectionApplier;
+import org.caseassignments.schemas.serde.EventDecodingException;
+import org.caseassignments.store.ApplyResult;
+import org.caseassignments.store.AssignmentUpdate;
+
+/**
+ * One replay: positions each partition, then polls, decodes, dead-letters and applies batch by
+ * batch until every partition reached the end offset captured at the start. Per batch the order is:
+ * apply in one transaction, wait for the dead-letter acknowledgements, then commit the offsets.
+ */
+final class ReplayRun {
+
+    private static final Duration POLL = Duration.ofMillis(500);
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(60);
+    private static final int TRANSIENT_RETRIES = 5;
+
+    record Totals(long read, long applied, long unchanged, long deadLettered, List<PartitionRange> partitions) {
+    }
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final Producer<byte[], byte[]> deadLetters;
+    private final String deadLetterTopic;
+    private final CaseEventReader reader;
+    private final ProjectionApplier applier;
+    private final Map<TopicPartition, PartitionRange> ranges = new LinkedHashMap<>();
+    private long read;
+    private long applied;
+    private long unchanged;
+    private long deadLettered;
+
+    ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
+              CaseEventReader reader, ProjectionApplier applier) {
+        this.consumer = consumer;
+        this.deadLetters = deadLetters;
+        this.deadLetterTopic = deadLetterTopic;
+        this.reader = reader;
+        this.applier = applier;
+    }
+
+    /** Assigns every partition and captures where to start and where to stop. */
+    void position(List<TopicPartition> partitions, Instant fromTimestamp, boolean resume) {
+        consumer.assign(partitions);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        Map<TopicPartition, Long> starts = new HashMap<>(consumer.beginningOffsets(partitions));
+        if (fromTimestamp != null) {
+            Map<TopicPartition, OffsetAndTimestamp> byTime = consumer.offsetsForTimes(partitions.stream()
+                    .collect(Collectors.toMap(p -> p, p -> fromTimestamp.toEpochMilli())));
+            partitions.forEach(p -> starts.put(p, byTime.get(p) == null ? ends.get(p) : byTime.get(p).offset()));
+        }
+        if (resume) {
+            consumer.committed(java.util.Set.copyOf(partitions)).forEach((p, committed) -> {
+                if (committed != null) {
+                    starts.put(p, committed.offset());
+                }
+            });
+        }
+        for (TopicPartition p : partitions) {
+            PartitionRange range = new PartitionRange(p, starts.get(p), ends.get(p));
+            ranges.put(p, range);
+            consumer.seek(p, range.start);
+            if (range.done()) {
+                consumer.pause(List.of(p));
+            }
+        }
+    }
+
+    Totals run(Progress progress) throws InterruptedException {
+        while (ranges.values().stream().anyMatch(r -> !r.done())) {
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            List<AssignmentUpdate> batch = new ArrayList<>();
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                PartitionRange range = ranges.get(new TopicPartition(record.topic(), record.partition()));
+                if (record.offset() >= range.end) {
+                    continue;
+                }
+                read++;
+                Ingested ingested = readWithRetries(record);
+                if (ingested instanceof Ingested.Accepted accepted) {
+                    batch.add(accepted.update());
+                } else if (ingested instanceof Ingested.Rejected rejected) {
+                    sent.add(deadLetters.send(DeadLetters.record(deadLetterTopic, record.key(), record.value(),
+                            record.headers(), rejected.rejection(), record.topic(), record.partition(), record.offset())));
+                    deadLettered++;
+                }
+            }
+            if (!batch.isEmpty()) {
+                ApplyResult result = applier.apply(batch);
+                int moved = result.insertedCases().size() + result.advancedCases().size();
+                applied += moved;
+                unchanged += batch.size() - moved;
+            }
+            awaitAcknowledgements(sent);
+            commitPositions(records);
+            progress.update(read, fraction(), ranges.values().stream().map(PartitionRange::toString)
+                    .collect(Collectors.joining(", ")));
+        }
+        progress.finish(read, fraction());
+        return new Totals(read, applied, unchanged, deadLettered, List.copyOf(ranges.values()));
+    }
+
+    /** A registry outage is transient: retry with backoff rather than dead-letter a good record. */
+    private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return reader.read(record.value());
+            } catch (EventDecodingException e) {
+                if (attempt > TRANSIENT_RETRIES) {
+                    throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
+                            + record.offset() + " after " + TRANSIENT_RETRIES + " retries: " + e.getMessage()
+                            + "; nothing from this batch on was committed, run again with --resume", e);
+                }
+                TimeUnit.SECONDS.sleep(1L << attempt);
+            }
+        }
+    }
+
+    private void awaitAcknowledgements(List<Future<RecordMetadata>> sent) throws InterruptedException {
+        for (Future<RecordMetadata> future : sent) {
+            try {
+                future.get(SEND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("the dead-letter topic " + deadLetterTopic + " did not acknowledge a record: "
+                        + e.getMessage() + "; the batch's offsets were not committed, run again with --resume", e);
+            }
+        }
+    }
+
+    /** After the database commit and the dead-letter acknowledgements: the consumed positions, never past the end. */
+    private void commitPositions(ConsumerRecords<byte[], byte[]> records) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionRange range : ranges.values()) {
+            if (range.done()) {
+                continue;
+            }
+            range.next = Math.min(consumer.position(range.partition), range.end);
+            if (records.partitions().contains(range.partition) || range.done()) {
+                offsets.put(range.partition, new OffsetAndMetadata(range.next));
+            }
+            if (range.done()) {
+                consumer.pause(List.of(range.partition));
+            }
+        }
+        if (!offsets.isEmpty()) {
+            consumer.commitSync(offsets);
+        }
+    }
+
+    private OptionalDouble fraction() {
+        long total = ranges.values().stream().mapToLong(r -> r.end - r.start).sum();
+        long done = ranges.values().stream().mapToLong(PartitionRange::read).sum();
+        return total == 0 ? OptionalDouble.of(1.0) : OptionalDouble.of((double) done / total);
+    }
+}

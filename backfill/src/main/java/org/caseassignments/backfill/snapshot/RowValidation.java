@@ -1,0 +1,62 @@
+package org.caseassignments.backfill.snapshot;
+
+import java.util.UUID;
+
+/**
+ * Turns the four text fields of a snapshot row into a {@link SnapshotRow} or a {@link BadRow}.
+ * Every source funnels through here, so a row is judged the same whatever it came from.
+ */
+final class RowValidation {
+
+    static final String CASE_ID = "case_id";
+    static final String WORKER = "assigned_worker_sub";
+    static final String SUPERVISOR = "supervisor_sub";
+    static final String REVISION = "assignment_revision";
+    static final String[] COLUMNS = {CASE_ID, WORKER, SUPERVISOR, REVISION};
+
+    private RowValidation() {
+    }
+
+    /** Empty worker or supervisor means none; the record text is only used to report a bad row. */
+    static SnapshotRecord validate(long line, String caseId, String worker, String supervisor, String revision,
+                                   String record) {
+        if (caseId == null || caseId.isEmpty()) {
+            return new BadRow(line, BadRow.MISSING_COLUMN, "case_id is empty", record);
+        }
+        UUID id = canonicalUuid(caseId);
+        if (id == null) {
+            return new BadRow(line, BadRow.INVALID_CASE_ID, "case_id '" + caseId + "' is not a UUID", record);
+        }
+        if (revision == null || revision.isEmpty()) {
+            return new BadRow(line, BadRow.MISSING_COLUMN, "assignment_revision is empty", record);
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(revision.trim());
+        } catch (NumberFormatException e) {
+            return new BadRow(line, BadRow.INVALID_REVISION, "assignment_revision '" + revision + "' is not an integer", record);
+        }
+        if (parsed < 0) {
+            return new BadRow(line, BadRow.NEGATIVE_REVISION, "assignment_revision " + parsed + " is negative; revisions are >= 0",
+                    record);
+        }
+        return new SnapshotRow(line, id, emptyToNull(worker), emptyToNull(supervisor), parsed);
+    }
+
+    /** Only the canonical 36-character form: {@link UUID#fromString} also accepts short forms such as 1-2-3-4-5. */
+    private static UUID canonicalUuid(String value) {
+        if (value.length() != 36) {
+            return null;
+        }
+        try {
+            UUID id = UUID.fromString(value);
+            return id.toString().equalsIgnoreCase(value) ? id : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String emptyToNull(String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+}

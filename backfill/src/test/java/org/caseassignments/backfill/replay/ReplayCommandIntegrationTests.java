@@ -1,0 +1,229 @@
+package org.caseassignments.backfill.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.Awaitility;
+import org.caseassignments.backfill.Cli;
+import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.LiveApplier;
+import org.caseassignments.backfill.Tables;
+import org.caseassignments.ingest.DeadLetters;
+import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import picocli.CommandLine;
+
+@SpringBootTest
+class ReplayCommandIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        DB.register(registry);
+        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+    }
+
+    @Autowired
+    CommandLine commandLine;
+
+    final JdbcTemplate jdbc = DB.jdbc();
+    final String topic = TestKafka.uniqueTopic("case.events");
+    final String deadLetters = TestKafka.uniqueTopic("case.events.dlq");
+    Cli cli;
+
+    @BeforeEach
+    void topics() {
+        cli = new Cli(commandLine);
+        TestKafka.createTopics(3, topic, deadLetters);
+        jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
+    }
+
+    @Test
+    void shouldChangeNoRowWhenReplayingFromTheBeginningAlongsideARunningProjector() throws Exception {
+        // Given a projector that applied every event, a bad record among them, and entity rows that followed
+        Map<UUID, Long> highest = publishRandomHistories(60, new Random());
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishRaw(topic, UUID.randomUUID().toString(), "not an event".getBytes(StandardCharsets.UTF_8));
+        }
+        highest.keySet().forEach(caseId -> Rows.placement(caseId).bornUnknown().insert(jdbc));
+        Map<TopicPartition, Long> ends = LiveApplier.endOffsets(topic);
+        CountDownLatch start = new CountDownLatch(1);
+        try (LiveApplier projector = new LiveApplier(DB.dataSource(), topic, 50, start)) {
+            start.countDown();
+            Awaitility.await("the projector to apply every event").atMost(Duration.ofSeconds(60))
+                    .until(() -> projector.caughtUpTo(ends));
+            var before = Tables.withXmin(jdbc);
+
+            // When the replay re-reads the topic from the beginning while the projector keeps running
+            Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                    "replay-" + UUID.randomUUID(), "--batch-size", "40");
+
+            // Then no row was rewritten, and the bad record went to the dead-letter topic with its coordinates
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(run.out()).containsPattern("applied \\(moved a row\\)\\s+0\\n")
+                    .containsPattern("dead-lettered to " + deadLetters + "\\s+1\\n");
+            assertThat(Tables.withXmin(jdbc)).isEqualTo(before);
+        }
+        List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetters);
+        assertThat(dead).hasSize(1);
+        assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.REASON)).isEqualTo("UNKNOWN_FRAMING");
+        assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.SOURCE_TOPIC)).isEqualTo(topic);
+    }
+
+    @Test
+    void shouldApplyWhatTheProjectionLacksAndCommitTheEndOffsetsForItsOwnGroup() {
+        // Given events the projection never saw
+        Map<UUID, Long> highest = publishRandomHistories(40, new Random());
+        String group = "replay-" + UUID.randomUUID();
+
+        // When
+        Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group,
+                "--batch-size", "15");
+        Cli.Run again = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group, "--resume");
+
+        // Then
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        Map<UUID, Long> projected = new HashMap<>();
+        Tables.projection(jdbc).forEach(row -> projected.put((UUID) row.get("case_id"), (Long) row.get("assignment_revision")));
+        assertThat(projected).isEqualTo(highest);
+        assertThat(committed(group)).isEqualTo(LiveApplier.endOffsets(topic));
+        assertThat(again.exit()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(again.out()).containsPattern("records read\\s+0\\n");
+    }
+
+    @Test
+    void shouldCommitNoOffsetOfABatchTheDatabaseRefusedAndResumeFromTheLastCommittedOne() {
+        // Given a database that refuses one case's assignment
+        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT test_refuses_poison CHECK (assigned_worker_sub <> 'poison')");
+        try {
+            UUID poisoned = UUID.randomUUID();
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(CaseEvents.changed(poisoned, 1).worker("poison").build()));
+            }
+            String group = "replay-" + UUID.randomUUID();
+
+            // When
+            Cli.Run refused = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group);
+
+            // Then
+            assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(refused.err()).contains("run again with --resume");
+            assertThat(committed(group)).isEmpty();
+
+            // And once the database accepts it, --resume applies it
+            jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_refuses_poison");
+            Cli.Run resumed = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group, "--resume");
+            assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?", String.class,
+                    poisoned)).isEqualTo("poison");
+        } finally {
+            jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT IF EXISTS test_refuses_poison");
+        }
+    }
+
+    @Test
+    void shouldStartAtTheTimestampGiven() {
+        UUID early = UUID.randomUUID();
+        UUID late = UUID.randomUUID();
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.changed(early, 1).build()));
+            Instant from = Instant.now().plusMillis(1);
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(from));
+            publisher.publishInOrder(topic, List.of(CaseEvents.changed(late, 1).build()));
+
+            Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters,
+                    "--group", "replay-" + UUID.randomUUID(), "--from-timestamp", from.toString());
+
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactly(late);
+        }
+    }
+
+    @Test
+    void shouldExitTwoWhenATopicDoesNotExist() {
+        Cli.Run run = cli.run("replay", "--topics", TestKafka.uniqueTopic("absent"), "--group", "replay-" + UUID.randomUUID());
+
+        assertThat(run.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("does not exist");
+    }
+
+    /** Publishes shuffled histories (creation plus changes 1..n) and returns each case's highest revision. */
+    private Map<UUID, Long> publishRandomHistories(int cases, Random random) {
+        Map<UUID, Long> highest = new HashMap<>();
+        List<SpecificRecord> events = new ArrayList<>();
+        for (int i = 0; i < cases; i++) {
+            UUID caseId = UUID.randomUUID();
+            int last = random.nextInt(5);
+            events.add(CaseEvents.created(caseId).build());
+            for (int revision = 1; revision <= last; revision++) {
+                events.add(CaseEvents.changed(caseId, revision).worker("w-" + revision).build());
+            }
+            highest.put(caseId, (long) last);
+        }
+        Collections.shuffle(events, random);
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishAll(topic, events);
+        }
+        return highest;
+    }
+
+    private static Map<TopicPartition, Long> committed(String group) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, Long> result = new HashMap<>();
+            offsets.forEach((p, o) -> result.put(p, o.offset()));
+            return result;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        Map<TopicPartition, Long> ends = LiveApplier.endOffsets(topic);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(ends.keySet());
+            consumer.seekToBeginning(ends.keySet());
+            long total = ends.values().stream().mapToLong(Long::longValue).sum();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                return records.size() >= total;
+            });
+        }
+        return records;
+    }
+}

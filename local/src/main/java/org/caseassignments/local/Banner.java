@@ -1,0 +1,67 @@
+package org.caseassignments.local;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** What the local stack prints when it is ready: where things are, how to call them, and who to be. */
+final class Banner {
+
+    private final PrintStream out;
+    private final String api;
+    private final Path tokensFile;
+    private final Map<String, String> tokens;
+    private final Path dataDir;
+
+    Banner(PrintStream out, String api, Path tokensFile, Map<String, String> tokens, Path dataDir) {
+        this.out = out;
+        this.api = api;
+        this.tokensFile = tokensFile;
+        this.tokens = tokens;
+        this.dataDir = dataDir;
+    }
+
+    void print(Duration startup) {
+        String caseId = SampleCase.CASE_ID.toString();
+        out.printf("""
+
+                ──────────────────────────────────────────────────────────────────────────────
+                 case-assignments — local stack (started in %d s)
+                ──────────────────────────────────────────────────────────────────────────────
+                 API        %s
+                 OpenAPI    %s/v3/api-docs   (UI: %s/swagger-ui.html)
+                 Data       %s   (logs in %s)
+
+                 Bearer tokens (issuer %s, valid 12 h), one per role and jurisdiction:
+                """, startup.toSeconds(), api, api, api, dataDir.toAbsolutePath(), dataDir.resolve("logs"),
+                LocalTokens.ISSUER);
+        tokens.forEach((name, token) -> out.println("export " + name + "=" + token));
+        out.printf("""
+
+                 The same exports are in %s — in a new shell: source %s
+
+                 Try it (case %s is assigned to %s):
+
+                   # the case's assignment, from the projection
+                   curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" %s/cases/%s/assignment
+
+                   # create a placement as the assigned caseworker; keep its URL and ETag
+                   PLACEMENT=%s$(curl -s -o /dev/null -w '%%header{location}' -X POST \\
+                     -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H 'Content-Type: application/json' \\
+                     -d '{"start_date":"2026-12-01"}' %s/cases/%s/placements)
+                   ETAG=$(curl -s -o /dev/null -w '%%header{etag}' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT)
+                   curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT
+
+                   # change it, guarded by If-Match (a second run with the same ETag answers 412)
+                   curl -s -w '\\n' -X PATCH -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H "If-Match: $ETAG" \\
+                     -H 'Content-Type: application/json' -d '{"status":"ACTIVE"}' $PLACEMENT
+
+                   # a caseworker the case is not assigned to: 403
+                   curl -s -o /dev/null -w '%%{http_code}\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_2_TOKEN" $PLACEMENT
+
+                 Ctrl-C stops everything. Start again with the same data, or with --fresh for none.
+                ──────────────────────────────────────────────────────────────────────────────
+                """, tokensFile, tokensFile, caseId, SampleCase.WORKER, api, caseId, api, api, caseId);
+    }
+}

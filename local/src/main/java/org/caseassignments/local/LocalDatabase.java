@@ -1,0 +1,58 @@
+package org.caseassignments.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/** Embedded PostgreSQL binaries with their data in the local data folder, so data survives restarts. */
+final class LocalDatabase implements AutoCloseable {
+
+    static final String DATABASE = "case_assignments";
+
+    private final EmbeddedPostgres postgres;
+    private final int port;
+
+    private LocalDatabase(EmbeddedPostgres postgres, int port) {
+        this.postgres = postgres;
+        this.port = port;
+    }
+
+    static LocalDatabase start(Path dataDir, int port) throws IOException, SQLException {
+        Path dir = dataDir.resolve("postgres");
+        Files.createDirectories(dir);
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(dir)
+                .setCleanDataDirectory(false)
+                .setPort(port)
+                .start();
+        try (Connection connection = postgres.getPostgresDatabase().getConnection()) {
+            var exists = connection.createStatement()
+                    .executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'");
+            if (!exists.next()) {
+                connection.createStatement().execute("CREATE DATABASE " + DATABASE);
+            }
+        }
+        return new LocalDatabase(postgres, port);
+    }
+
+    String jdbcUrl() {
+        return "jdbc:postgresql://localhost:" + port + "/" + DATABASE;
+    }
+
+    String username() {
+        return "postgres";
+    }
+
+    String password() {
+        return "postgres";
+    }
+
+    @Override
+    public void close() throws IOException {
+        postgres.close();
+    }
+}

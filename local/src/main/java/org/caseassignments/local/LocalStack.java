@@ -1,0 +1,171 @@
+package org.caseassignments.local;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Starts the whole service locally on embedded defaults and prints how to use it. Everything is
+ * stopped, in reverse order, on Ctrl-C.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run case-assignments locally: a KRaft broker, PostgreSQL, the projector and the mutation API.")
+public final class LocalStack implements Callable<Integer> {
+
+    static final String READY_LINE = "case-assignments is ready";
+
+    @Option(names = "--data-dir", defaultValue = ".local-data", description = "Where data, keys and logs live (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--fresh", description = "Delete the data folder first and start from nothing.")
+    boolean fresh;
+
+    @Option(names = "--demo", description = "Publish a realistic stream of case events (reordered, duplicated) and show the projection converge.")
+    boolean demo;
+
+    @Option(names = "--api-port", defaultValue = "8080", description = "Mutation API port (default: ${DEFAULT-VALUE}).")
+    int apiPort;
+
+    @Option(names = "--projector-port", defaultValue = "8081", description = "Projector health and metrics port (default: ${DEFAULT-VALUE}).")
+    int projectorPort;
+
+    @Option(names = "--postgres-port", defaultValue = "54329", description = "PostgreSQL port (default: ${DEFAULT-VALUE}).")
+    int postgresPort;
+
+    @Option(names = "--kafka-port", defaultValue = "19092", description = "Kafka broker port; the controller uses the next one (default: ${DEFAULT-VALUE}).")
+    int kafkaPort;
+
+    @Option(names = "--root", defaultValue = ".", description = "The repository root, where the built jars are (default: ${DEFAULT-VALUE}).")
+    Path root;
+
+    private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private final PrintStream out = System.out;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new LocalStack()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Instant started = Instant.now();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopAll();
+            stopped.countDown();
+        }, "local-stack-stop"));
+
+        if (fresh) {
+            deleteRecursively(dataDir);
+        }
+        Files.createDirectories(dataDir);
+        Path logs = dataDir.resolve("logs");
+        String classpath = System.getProperty("java.class.path");
+
+        step("PostgreSQL on port " + postgresPort);
+        LocalDatabase database = track(LocalDatabase.start(dataDir, postgresPort));
+        step("Kafka (KRaft) on port " + kafkaPort);
+        LocalKafka kafka = track(LocalKafka.start(dataDir, kafkaPort, kafkaPort + 1, classpath));
+        LocalTokens tokens = LocalTokens.loadOrCreate(dataDir);
+
+        step("projector");
+        ServiceProcess projector = track(ServiceProcess.start(root, "projector",
+                projectorEnvironment(database, kafka), projectorPort, logs));
+        projector.awaitReady();
+        step("mutation API on port " + apiPort);
+        ServiceProcess api = track(ServiceProcess.start(root, "mutation-api",
+                apiEnvironment(database, tokens), apiPort, logs));
+        api.awaitReady();
+
+        SampleCase.publish(kafka.bootstrapServers(), database);
+        Map<String, String> minted = tokens.all();
+        Path tokensFile = dataDir.resolve("tokens.env");
+        StringBuilder exports = new StringBuilder();
+        minted.forEach((name, token) -> exports.append("export ").append(name).append('=').append(token).append('\n'));
+        Files.writeString(tokensFile, exports);
+
+        new Banner(out, "http://localhost:" + apiPort, tokensFile, minted, dataDir)
+                .print(Duration.between(started, Instant.now()));
+        out.println(READY_LINE);
+        out.flush();
+
+        if (demo) {
+            new Demo(out, kafka.bootstrapServers(), database).run();
+        }
+        stopped.await();
+        return 0;
+    }
+
+    private Map<String, String> projectorEnvironment(LocalDatabase database, LocalKafka kafka) {
+        Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        env.put("PROJECTOR_PORT", Integer.toString(projectorPort));
+        env.put("PROJECTOR_STATE_DIR", dataDir.resolve("projector-state").toAbsolutePath().toString());
+        return env;
+    }
+
+    private Map<String, String> apiEnvironment(LocalDatabase database, LocalTokens tokens) {
+        Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
+        env.put("MUTATION_API_PORT", Integer.toString(apiPort));
+        env.put("AUTH_ISSUER", LocalTokens.ISSUER);
+        env.put("AUTH_AUDIENCE", LocalTokens.AUDIENCE);
+        env.put("AUTH_PUBLIC_KEY_LOCATION", "file:" + tokens.publicKeyPem().toAbsolutePath());
+        env.put("AUTH_ALLOW_LOCAL_ISSUER", "true");
+        return env;
+    }
+
+    private static Map<String, String> databaseEnvironment(LocalDatabase database) {
+        return Map.of(
+                "DATABASE_URL", database.jdbcUrl(),
+                "DATABASE_USERNAME", database.username(),
+                "DATABASE_PASSWORD", database.password());
+    }
+
+    private <T extends AutoCloseable> T track(T resource) {
+        synchronized (running) {
+            running.push(resource);
+        }
+        return resource;
+    }
+
+    private void stopAll() {
+        synchronized (running) {
+            while (!running.isEmpty()) {
+                try {
+                    running.pop().close();
+                } catch (Exception e) {
+                    System.err.println("while stopping: " + e);
+                }
+            }
+        }
+    }
+
+    private void step(String what) {
+        out.println("  starting " + what + " …");
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

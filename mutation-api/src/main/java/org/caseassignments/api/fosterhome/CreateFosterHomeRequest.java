@@ -1,0 +1,12 @@
+package org.caseassignments.api.fosterhome;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+
+/** A new foster home; its license starts PENDING. No version: If-Match carries preconditions. */
+record CreateFosterHomeRequest(@NotBlank @Size(max = 200) String name,
+                               @NotBlank @Size(max = 64) String licenseNumber,
+                               @NotBlank @Size(max = 100) String adminUnit,
+                               @PositiveOrZero Integer capacity) {
+}

@@ -1,0 +1,33 @@
+package org.caseassignments.api.fosterhome;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.write.Versioned;
+
+/** A foster home row. */
+record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus licenseStatus, String adminUnit,
+                  Integer capacity, long rowVersion, Instant createdAt, Instant updatedAt) implements Versioned {
+
+    /** The one builder of what the policy sees of a foster home: no case, no assignment, two attributes. */
+    static ResourceRef resource(UUID id, String adminUnit, LicenseStatus licenseStatus) {
+        return new ResourceRef(ResourceType.FOSTER_HOME, id, null, null, null,
+                Map.of("admin_unit", adminUnit, "license_status", licenseStatus.name()));
+    }
+
+    ResourceRef resource() {
+        return resource(id, adminUnit, licenseStatus);
+    }
+
+    FosterHome with(UpdateFosterHomeRequest change) {
+        return new FosterHome(id, change.name() == null ? name : change.name(),
+                change.licenseNumber() == null ? licenseNumber : change.licenseNumber(),
+                change.licenseStatus() == null ? licenseStatus : change.licenseStatus(),
+                change.adminUnit() == null ? adminUnit : change.adminUnit(),
+                change.capacity() == null ? capacity : change.capacity(),
+                rowVersion, createdAt, updatedAt);
+    }
+}

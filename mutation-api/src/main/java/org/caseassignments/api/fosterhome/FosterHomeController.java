@@ -1,0 +1,67 @@
+package org.caseassignments.api.fosterhome;
+
+import java.net.URI;
+import java.util.UUID;
+
+import jakarta.validation.Valid;
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.RequiresIfMatch;
+import org.caseassignments.api.http.Responses;
+import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.security.Caller;
+import org.caseassignments.api.write.GuardedUpdate;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class FosterHomeController {
+
+    private final FosterHomes homes;
+    private final PolicyEngine policy;
+    private final GuardedUpdate updates;
+
+    FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates) {
+        this.homes = homes;
+        this.policy = policy;
+        this.updates = updates;
+    }
+
+    /**
+     * Creates a foster home with a PENDING license. The decision sees the requested admin unit (the
+     * destination), so a county director can only create homes in units they administer. One INSERT,
+     * atomic on its own; a duplicate license number is 409.
+     */
+    @PostMapping("/foster-homes")
+    ResponseEntity<FosterHomeResponse> create(Caller caller, @Valid @RequestBody CreateFosterHomeRequest request) {
+        policy.require(caller, Action.CREATE, FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING));
+        FosterHome created = homes.insert(UUID.randomUUID(), request);
+        return Responses.created(URI.create("/foster-homes/" + created.id()), created.rowVersion(),
+                FosterHomeResponse.of(created));
+    }
+
+    @GetMapping("/foster-homes/{id}")
+    ResponseEntity<FosterHomeResponse> get(Caller caller, @PathVariable UUID id) {
+        FosterHome home = homes.find(id).orElseThrow(() -> ApiProblem.notFound("Foster home", id));
+        policy.require(caller, Action.READ, home.resource());
+        return Responses.ok(home.rowVersion(), FosterHomeResponse.of(home));
+    }
+
+    @PatchMapping("/foster-homes/{id}")
+    @RequiresIfMatch
+    ResponseEntity<FosterHomeResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
+                                              @Valid @RequestBody UpdateFosterHomeRequest request) {
+        if (request.changesNothing()) {
+            throw ApiProblem.invalidField("", "the request changes nothing; give at least one of name, capacity, "
+                    + "admin_unit, license_number, license_status");
+        }
+        FosterHome updated = updates.run(caller, ifMatch, new FosterHomeUpdate(homes, id, request));
+        return Responses.ok(updated.rowVersion(), FosterHomeResponse.of(updated));
+    }
+}

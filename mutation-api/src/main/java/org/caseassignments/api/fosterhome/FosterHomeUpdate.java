@@ -1,0 +1,66 @@
+package org.caseassignments.api.fosterhome;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.write.Transitions;
+import org.caseassignments.api.write.UpdateSteps;
+
+/** One PATCH of a foster home, as the shared update path runs it. */
+class FosterHomeUpdate implements UpdateSteps<FosterHome> {
+
+    private final FosterHomes homes;
+    private final UUID id;
+    private final UpdateFosterHomeRequest change;
+
+    FosterHomeUpdate(FosterHomes homes, UUID id, UpdateFosterHomeRequest change) {
+        this.homes = homes;
+        this.id = id;
+        this.change = change;
+    }
+
+    @Override
+    public String describe() {
+        return "Foster home " + id;
+    }
+
+    @Override
+    public Optional<FosterHome> preRead() {
+        return homes.find(id);
+    }
+
+    @Override
+    public Optional<FosterHome> lockedRead() {
+        return homes.findForNoKeyUpdate(id);
+    }
+
+    @Override
+    public ResourceRef resourceOf(FosterHome row) {
+        return row.resource();
+    }
+
+    @Override
+    public FosterHome afterImage(FosterHome row) {
+        return row.with(change);
+    }
+
+    /**
+     * No staleness gate: the decision consumes only the admin unit and license status, which no
+     * writer other than a request changes, and requests are serialized by the row lock and If-Match.
+     */
+    @Override
+    public void refuseIfStale(FosterHome authorized, FosterHome locked) {
+    }
+
+    @Override
+    public void validate(FosterHome locked) {
+        Transitions.require(describe() + "'s license", locked.licenseStatus(), change.licenseStatus(),
+                locked.licenseStatus().next());
+    }
+
+    @Override
+    public FosterHome write(FosterHome locked) {
+        return homes.update(locked.with(change));
+    }
+}

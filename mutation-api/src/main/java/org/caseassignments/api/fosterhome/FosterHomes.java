@@ -1,0 +1,99 @@
+package org.caseassignments.api.fosterhome;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.ProblemCode;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The foster home table's statements. {@code license_number} is the only unique column either write
+ * can violate (ids are generated and never updated), so a unique violation means exactly a
+ * duplicate license number; it is answered as such, never with the constraint or the SQL.
+ */
+@Repository
+class FosterHomes {
+
+    private static final String COLUMNS = """
+            id, name, license_number, license_status, admin_unit, capacity, row_version, created_at, updated_at""";
+
+    private static final String FIND = "SELECT " + COLUMNS + " FROM foster_homes WHERE id = ?";
+
+    /**
+     * The weaker lock, as for every entity; an UPDATE that changes {@code license_number} (a unique
+     * key) upgrades itself to the key-strength lock, which is legal.
+     */
+    private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
+
+    private static final String INSERT = """
+            INSERT INTO foster_homes (id, name, license_number, license_status, admin_unit, capacity)
+            VALUES (?, ?, ?, 'PENDING', ?, ?)
+            RETURNING\s""" + COLUMNS;
+
+    private static final String UPDATE = """
+            UPDATE foster_homes
+               SET name = ?, license_number = ?, license_status = ?, admin_unit = ?, capacity = ?,
+                   row_version = row_version + 1, updated_at = now()
+             WHERE id = ? AND row_version = ?
+            RETURNING\s""" + COLUMNS;
+
+    private final JdbcTemplate jdbc;
+
+    FosterHomes(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Optional<FosterHome> find(UUID id) {
+        return jdbc.query(FIND, FosterHomes::map, id).stream().findFirst();
+    }
+
+    Optional<FosterHome> findForNoKeyUpdate(UUID id) {
+        return jdbc.query(FIND_FOR_NO_KEY_UPDATE, FosterHomes::map, id).stream().findFirst();
+    }
+
+    FosterHome insert(UUID id, CreateFosterHomeRequest request) {
+        try {
+            return jdbc.queryForObject(INSERT, FosterHomes::map, id, request.name(), request.licenseNumber(),
+                    request.adminUnit(), request.capacity());
+        } catch (DuplicateKeyException e) {
+            throw duplicate(request.licenseNumber());
+        }
+    }
+
+    /** Writes the changed fields over the locked row at its locked version. */
+    FosterHome update(FosterHome changed) {
+        try {
+            return jdbc.query(UPDATE, FosterHomes::map, changed.name(), changed.licenseNumber(),
+                            changed.licenseStatus().name(), changed.adminUnit(), changed.capacity(), changed.id(),
+                            changed.rowVersion())
+                    .stream().findFirst()
+                    .orElseThrow(() -> new IllegalStateException("foster home " + changed.id() + " changed under its row lock"));
+        } catch (DuplicateKeyException e) {
+            throw duplicate(changed.licenseNumber());
+        }
+    }
+
+    private static ApiProblem duplicate(String licenseNumber) {
+        return new ApiProblem(ProblemCode.DUPLICATE_LICENSE_NUMBER, "Another foster home already holds license number "
+                + licenseNumber + "; license numbers are unique");
+    }
+
+    private static FosterHome map(ResultSet rs, int row) throws SQLException {
+        return new FosterHome(
+                rs.getObject("id", UUID.class),
+                rs.getString("name"),
+                rs.getString("license_number"),
+                LicenseStatus.valueOf(rs.getString("license_status")),
+                rs.getString("admin_unit"),
+                rs.getObject("capacity", Integer.class),
+                rs.getLong("row_version"),
+                rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+                rs.getObject("updated_at", OffsetDateTime.class).toInstant());
+    }
+}

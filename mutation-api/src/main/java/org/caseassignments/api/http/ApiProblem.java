@@ -1,0 +1,46 @@
+package org.caseassignments.api.http;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * An error this service answers with a problem document: what happened, to what, and what the
+ * caller can do next.
+ */
+public class ApiProblem extends RuntimeException {
+
+    private final ProblemCode code;
+    private final transient List<FieldError> errors;
+
+    public ApiProblem(ProblemCode code, String detail) {
+        this(code, detail, List.of());
+    }
+
+    public ApiProblem(ProblemCode code, String detail, List<FieldError> errors) {
+        super(detail, null, false, false);
+        this.code = code;
+        this.errors = List.copyOf(errors);
+    }
+
+    public static ApiProblem notFound(String what, UUID id) {
+        return new ApiProblem(ProblemCode.NOT_FOUND, what + " " + id + " does not exist");
+    }
+
+    public static ApiProblem invalidField(String field, String message) {
+        return new ApiProblem(ProblemCode.VALIDATION_FAILED, "The request has invalid fields; correct them and resend",
+                List.of(new FieldError(field, message)));
+    }
+
+    public static ApiProblem concurrentModification(String what, UUID id) {
+        return new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, "The assignment of " + what + " " + id
+                + " changed since authorization — re-read and retry");
+    }
+
+    public ProblemCode code() {
+        return code;
+    }
+
+    public List<FieldError> errors() {
+        return errors;
+    }
+}

@@ -1,0 +1,9 @@
+package org.caseassignments.api.http;
+
+/**
+ * One rejected field of a {@code VALIDATION_FAILED} problem.
+ *
+ * @param field the JSON name (snake_case), a path variable's name, or a dotted path into the body
+ */
+public record FieldError(String field, String message) {
+}

@@ -1,0 +1,113 @@
+package org.caseassignments.api.http;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A parsed {@code If-Match} precondition (RFC 9110 §13.1.1): a non-empty list of entity tags. The
+ * wildcard is refused (428) because it names no version; honouring it would be last-write-wins in
+ * disguise. Matching uses the strong comparison: weak tags never match.
+ *
+ * <p>This service's tags are strong and are the row version in decimal: {@code "7"}.
+ */
+public final class IfMatch {
+
+    public static final String HEADER = "If-Match";
+
+    private record EntityTag(boolean weak, String opaque) {
+    }
+
+    private final List<EntityTag> tags;
+
+    private IfMatch(List<EntityTag> tags) {
+        this.tags = tags;
+    }
+
+    /** The strong ETag of a row version, quotes included. */
+    public static String etag(long rowVersion) {
+        return "\"" + rowVersion + "\"";
+    }
+
+    /**
+     * @param headerValues every {@code If-Match} field line of the request (a list may span lines)
+     * @throws ApiProblem 428 {@code PRECONDITION_REQUIRED} when absent, blank or {@code *};
+     *                    400 {@code MALFORMED_IF_MATCH} when it is not a list of entity tags
+     */
+    public static IfMatch parse(List<String> headerValues) {
+        String value = String.join(",", headerValues).strip();
+        if (value.isEmpty() || value.equals("*")) {
+            throw new ApiProblem(ProblemCode.PRECONDITION_REQUIRED, value.isEmpty()
+                    ? "This write is conditional: send If-Match with the ETag of the version you read (GET the resource first)"
+                    : "If-Match: * names no version; send the ETag of the version you read (GET the resource first)");
+        }
+        List<EntityTag> tags = new ArrayList<>();
+        int i = 0;
+        int n = value.length();
+        while (i < n) {
+            char c = value.charAt(i);
+            if (c == ',' || c == ' ' || c == '\t') {
+                i++;
+                continue;
+            }
+            boolean weak = value.startsWith("W/", i);
+            int open = weak ? i + 2 : i;
+            if (open >= n || value.charAt(open) != '"') {
+                throw malformed(value);
+            }
+            int close = value.indexOf('"', open + 1);
+            if (close < 0) {
+                throw malformed(value);
+            }
+            String opaque = value.substring(open + 1, close);
+            if (!opaque.chars().allMatch(IfMatch::isEtagChar)) {
+                throw malformed(value);
+            }
+            tags.add(new EntityTag(weak, opaque));
+            i = close + 1;
+            while (i < n && (value.charAt(i) == ' ' || value.charAt(i) == '\t')) {
+                i++;
+            }
+            if (i < n && value.charAt(i) != ',') {
+                throw malformed(value);
+            }
+        }
+        if (tags.isEmpty()) {
+            throw malformed(value);
+        }
+        return new IfMatch(Collections.unmodifiableList(tags));
+    }
+
+    /** Strong comparison: some listed tag is strong and equals the version's tag character for character. */
+    public boolean matches(long rowVersion) {
+        String opaque = Long.toString(rowVersion);
+        return tags.stream().anyMatch(tag -> !tag.weak() && tag.opaque().equals(opaque));
+    }
+
+    /** @throws ApiProblem 412 {@code PRECONDITION_FAILED} unless some listed tag matches the version */
+    public void require(long rowVersion, String what) {
+        if (!matches(rowVersion)) {
+            throw new ApiProblem(ProblemCode.PRECONDITION_FAILED, "If-Match " + this + " does not match the current "
+                    + "version of " + what + "; GET it again and reapply your change");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.join(", ", tags.stream().map(tag -> (tag.weak() ? "W/" : "") + "\"" + tag.opaque() + "\"").toList());
+    }
+
+    /** etagc = %x21 / %x23-7E / obs-text. */
+    private static boolean isEtagChar(int c) {
+        return c == 0x21 || (c >= 0x23 && c <= 0x7E) || (c >= 0x80 && c <= 0xFF);
+    }
+
+    private static ApiProblem malformed(String value) {
+        return new ApiProblem(ProblemCode.MALFORMED_IF_MATCH, "If-Match must be a list of quoted entity tags such as "
+                + "\"7\", as sent in the ETag header; got: " + abbreviate(value));
+    }
+
+    private static String abbreviate(String value) {
+        return value.length() <= 80 ? value : value.substring(0, 80) + "…";
+    }
+}

@@ -1,0 +1,63 @@
+package org.caseassignments.api.http;
+
+import java.net.URI;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * The stable {@code code} of every problem document, with its status and title. Clients branch on
+ * the code; the title and detail are for people. The {@code type} URI is derived from the code.
+ */
+public enum ProblemCode {
+    PRECONDITION_REQUIRED(HttpStatus.PRECONDITION_REQUIRED, "If-Match required"),
+    MALFORMED_IF_MATCH(HttpStatus.BAD_REQUEST, "Malformed If-Match"),
+    PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED, "Version does not match"),
+    CONCURRENT_MODIFICATION(HttpStatus.CONFLICT, "Assignment changed since authorization"),
+    INVALID_TRANSITION(HttpStatus.CONFLICT, "Invalid state transition"),
+    DUPLICATE_LICENSE_NUMBER(HttpStatus.CONFLICT, "Duplicate license number"),
+    NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
+    VALIDATION_FAILED(HttpStatus.BAD_REQUEST, "Validation failed"),
+    MALFORMED_REQUEST(HttpStatus.BAD_REQUEST, "Malformed request body"),
+    PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Request body too large"),
+    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
+    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
+    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
+    BAD_REQUEST(HttpStatus.BAD_REQUEST, "Bad request"),
+    INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
+
+    private static final Set<ProblemCode> FRAMEWORK = EnumSet.of(NOT_FOUND, PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED,
+            NOT_ACCEPTABLE, UNSUPPORTED_MEDIA_TYPE, BAD_REQUEST, INTERNAL_ERROR);
+    private static final String TYPE_PREFIX = "urn:case-assignments:problem:";
+
+    private final HttpStatus status;
+    private final String title;
+
+    ProblemCode(HttpStatus status, String title) {
+        this.status = status;
+        this.title = title;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** {@code urn:case-assignments:problem:precondition-failed} for {@code PRECONDITION_FAILED}. */
+    public URI type() {
+        return URI.create(TYPE_PREFIX + name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+
+    /** The code for a status raised by the framework (routing, content negotiation) rather than by this service. */
+    static ProblemCode forStatus(int status) {
+        return FRAMEWORK.stream()
+                .filter(code -> code.status.value() == status)
+                .findFirst()
+                .orElse(status >= 500 ? INTERNAL_ERROR : BAD_REQUEST);
+    }
+}

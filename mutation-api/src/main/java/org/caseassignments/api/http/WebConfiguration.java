@@ -1,0 +1,36 @@
+package org.caseassignments.api.http;
+
+import java.util.List;
+
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+@Configuration(proxyBeanMethods = false)
+class WebConfiguration implements WebMvcConfigurer {
+
+    private final IfMatchInterceptor ifMatch = new IfMatchInterceptor();
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(ifMatch);
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(ifMatch);
+    }
+
+    /** After the security filters, so an unauthenticated request is a 401 whatever its size. */
+    @Bean
+    FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimit(ApiProperties properties) {
+        FilterRegistrationBean<BodySizeLimitFilter> registration =
+                new FilterRegistrationBean<>(new BodySizeLimitFilter(properties.maxBodySize().toBytes()));
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE);
+        return registration;
+    }
+}

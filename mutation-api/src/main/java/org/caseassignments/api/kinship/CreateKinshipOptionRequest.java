@@ -1,0 +1,10 @@
+package org.caseassignments.api.kinship;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+/** A new kinship option; {@code approved} defaults to false. No version: If-Match carries preconditions. */
+record CreateKinshipOptionRequest(@NotBlank @Size(max = 200) String relativeName,
+                                  @NotBlank @Size(max = 100) String relationship,
+                                  Boolean approved) {
+}

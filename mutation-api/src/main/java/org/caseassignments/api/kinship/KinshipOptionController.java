@@ -1,0 +1,91 @@
+package org.caseassignments.api.kinship;
+
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.validation.Valid;
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.http.RequiresIfMatch;
+import org.caseassignments.api.http.Responses;
+import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.security.Caller;
+import org.caseassignments.api.write.GuardedCreate;
+import org.caseassignments.api.write.GuardedUpdate;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class KinshipOptionController {
+
+    private final KinshipOptions options;
+    private final PolicyEngine policy;
+    private final GuardedCreate creates;
+    private final GuardedUpdate updates;
+
+    KinshipOptionController(KinshipOptions options, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates) {
+        this.options = options;
+        this.policy = policy;
+        this.creates = creates;
+        this.updates = updates;
+    }
+
+    /** Creates a kinship option; its assignment comes from the case's projection row, never from the caller. */
+    @PostMapping("/cases/{caseId}/kinship-options")
+    ResponseEntity<KinshipOptionResponse> create(Caller caller, @PathVariable UUID caseId,
+                                                 @Valid @RequestBody CreateKinshipOptionRequest request) {
+        UUID id = UUID.randomUUID();
+        boolean approved = Boolean.TRUE.equals(request.approved());
+        KinshipOption created = creates.run(caller, caseId,
+                assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved),
+                assignment -> options.insert(id, caseId, request, assignment, caller.sub()));
+        return Responses.created(URI.create("/kinship-options/" + id), created.rowVersion(),
+                KinshipOptionResponse.of(created));
+    }
+
+    @GetMapping("/kinship-options/{id}")
+    ResponseEntity<KinshipOptionResponse> get(Caller caller, @PathVariable UUID id) {
+        KinshipOption option = options.find(id).orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND,
+                "Kinship option " + id + " does not exist or was deleted"));
+        policy.require(caller, Action.READ, option.resource());
+        return Responses.ok(option.rowVersion(), KinshipOptionResponse.of(option));
+    }
+
+    /** The case's live kinship options the caller may read. */
+    @GetMapping("/cases/{caseId}/kinship-options")
+    List<KinshipOptionResponse> list(Caller caller, @PathVariable UUID caseId) {
+        return options.listByCase(caseId).stream()
+                .filter(option -> policy.allows(caller, Action.READ, option.resource()))
+                .map(KinshipOptionResponse::of)
+                .toList();
+    }
+
+    @PatchMapping("/kinship-options/{id}")
+    @RequiresIfMatch
+    ResponseEntity<KinshipOptionResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
+                                                 @Valid @RequestBody UpdateKinshipOptionRequest request) {
+        if (request.changesNothing()) {
+            throw ApiProblem.invalidField("", "the request changes nothing; give at least one of relative_name, "
+                    + "relationship, approved");
+        }
+        KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionWrite.update(options, id, request));
+        return Responses.ok(updated.rowVersion(), KinshipOptionResponse.of(updated));
+    }
+
+    /** Soft delete, authorized as an update; the ETag is the deleted row's final version. */
+    @DeleteMapping("/kinship-options/{id}")
+    @RequiresIfMatch
+    ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {
+        KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionWrite.delete(options, id));
+        return Responses.noContent(deleted.rowVersion());
+    }
+}

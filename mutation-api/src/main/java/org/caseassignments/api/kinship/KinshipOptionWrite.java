@@ -1,0 +1,89 @@
+package org.caseassignments.api.kinship;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.write.StalenessGate;
+import org.caseassignments.api.write.UpdateSteps;
+
+/**
+ * One update or soft delete of a kinship option, as the shared update path runs it. Both read only
+ * live rows and both pass the staleness gate; they differ in what they change.
+ */
+abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
+
+    final KinshipOptions options;
+    final UUID id;
+
+    KinshipOptionWrite(KinshipOptions options, UUID id) {
+        this.options = options;
+        this.id = id;
+    }
+
+    static KinshipOptionWrite update(KinshipOptions options, UUID id, UpdateKinshipOptionRequest change) {
+        return new KinshipOptionWrite(options, id) {
+            @Override
+            public KinshipOption afterImage(KinshipOption row) {
+                return row.with(change);
+            }
+
+            @Override
+            public KinshipOption write(KinshipOption locked) {
+                return options.update(locked.with(change));
+            }
+        };
+    }
+
+    /** Changes only {@code active} and {@code deleted_at}, which no rule can see: one evaluation. */
+    static KinshipOptionWrite delete(KinshipOptions options, UUID id) {
+        return new KinshipOptionWrite(options, id) {
+            @Override
+            public KinshipOption afterImage(KinshipOption row) {
+                return row;
+            }
+
+            @Override
+            public KinshipOption write(KinshipOption locked) {
+                return options.softDelete(locked);
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "Kinship option " + id;
+    }
+
+    @Override
+    public ApiProblem notFound() {
+        return new ApiProblem(ProblemCode.NOT_FOUND, describe() + " does not exist or was deleted");
+    }
+
+    @Override
+    public Optional<KinshipOption> preRead() {
+        return options.find(id);
+    }
+
+    @Override
+    public Optional<KinshipOption> lockedRead() {
+        return options.findForNoKeyUpdate(id);
+    }
+
+    @Override
+    public ResourceRef resourceOf(KinshipOption row) {
+        return row.resource();
+    }
+
+    @Override
+    public void refuseIfStale(KinshipOption authorized, KinshipOption locked) {
+        StalenessGate.refuseIfAssignmentChanged(authorized.assignment(), locked.assignment(), describe());
+    }
+
+    /** Kinship options have no state machine; {@code approved} may be set and cleared. */
+    @Override
+    public void validate(KinshipOption locked) {
+    }
+}

@@ -1,0 +1,35 @@
+package org.caseassignments.api.placement;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.UUID;
+
+import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.write.Versioned;
+
+/** A placement row, with the copy of its case's assignment it carries. */
+record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId, LocalDate startDate,
+                 LocalDate endDate, AssignmentPair assignment, long assignmentRevision, long rowVersion,
+                 Instant createdAt, Instant updatedAt, String createdBy) implements Versioned {
+
+    /** The one builder of what the policy sees of a placement, for stored rows, after-images and creates alike. */
+    static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, PlacementStatus status) {
+        return new ResourceRef(ResourceType.PLACEMENT, id, caseId, assignment.assignedWorkerSub(),
+                assignment.supervisorSub(), Map.of("status", status.name()));
+    }
+
+    ResourceRef resource() {
+        return resource(id, caseId, assignment, status);
+    }
+
+    Placement with(UpdatePlacementRequest change) {
+        return new Placement(id, caseId, change.status() == null ? status : change.status(),
+                change.fosterHomeId() == null ? fosterHomeId : change.fosterHomeId(),
+                change.startDate() == null ? startDate : change.startDate(),
+                change.endDate() == null ? endDate : change.endDate(),
+                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy);
+    }
+}

@@ -1,0 +1,86 @@
+package org.caseassignments.api.placement;
+
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.validation.Valid;
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.RequiresIfMatch;
+import org.caseassignments.api.http.Responses;
+import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.security.Caller;
+import org.caseassignments.api.write.GuardedCreate;
+import org.caseassignments.api.write.GuardedUpdate;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class PlacementController {
+
+    private final Placements placements;
+    private final PolicyEngine policy;
+    private final GuardedCreate creates;
+    private final GuardedUpdate updates;
+
+    PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates) {
+        this.placements = placements;
+        this.policy = policy;
+        this.creates = creates;
+        this.updates = updates;
+    }
+
+    /** Creates a PROPOSED placement; its assignment comes from the case's projection row, never from the caller. */
+    @PostMapping("/cases/{caseId}/placements")
+    ResponseEntity<PlacementResponse> create(Caller caller, @PathVariable UUID caseId,
+                                             @Valid @RequestBody CreatePlacementRequest request) {
+        if (request.startDate() != null && request.endDate() != null && request.endDate().isBefore(request.startDate())) {
+            throw ApiProblem.invalidField("end_date", "must not be before start_date (" + request.startDate() + ")");
+        }
+        UUID id = UUID.randomUUID();
+        Placement created = creates.run(caller, caseId,
+                assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED),
+                assignment -> {
+                    if (request.fosterHomeId() != null && !placements.fosterHomeExists(request.fosterHomeId())) {
+                        throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
+                    }
+                    return placements.insert(id, caseId, request, assignment, caller.sub());
+                });
+        return Responses.created(URI.create("/placements/" + id), created.rowVersion(), PlacementResponse.of(created));
+    }
+
+    @GetMapping("/placements/{id}")
+    ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id) {
+        Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
+        policy.require(caller, Action.READ, placement.resource());
+        return Responses.ok(placement.rowVersion(), PlacementResponse.of(placement));
+    }
+
+    /** The case's placements the caller may read. */
+    @GetMapping("/cases/{caseId}/placements")
+    List<PlacementResponse> list(Caller caller, @PathVariable UUID caseId) {
+        return placements.listByCase(caseId).stream()
+                .filter(placement -> policy.allows(caller, Action.READ, placement.resource()))
+                .map(PlacementResponse::of)
+                .toList();
+    }
+
+    @PatchMapping("/placements/{id}")
+    @RequiresIfMatch
+    ResponseEntity<PlacementResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
+                                             @Valid @RequestBody UpdatePlacementRequest request) {
+        if (request.changesNothing()) {
+            throw ApiProblem.invalidField("", "the request changes nothing; give at least one of status, "
+                    + "foster_home_id, start_date, end_date");
+        }
+        Placement updated = updates.run(caller, ifMatch, new PlacementUpdate(placements, id, request));
+        return Responses.ok(updated.rowVersion(), PlacementResponse.of(updated));
+    }
+}

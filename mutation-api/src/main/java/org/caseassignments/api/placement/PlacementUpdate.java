@@ -1,0 +1,71 @@
+package org.caseassignments.api.placement;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.write.StalenessGate;
+import org.caseassignments.api.write.Transitions;
+import org.caseassignments.api.write.UpdateSteps;
+
+/** One PATCH of a placement, as the shared update path runs it. */
+class PlacementUpdate implements UpdateSteps<Placement> {
+
+    private final Placements placements;
+    private final UUID id;
+    private final UpdatePlacementRequest change;
+
+    PlacementUpdate(Placements placements, UUID id, UpdatePlacementRequest change) {
+        this.placements = placements;
+        this.id = id;
+        this.change = change;
+    }
+
+    @Override
+    public String describe() {
+        return "Placement " + id;
+    }
+
+    @Override
+    public Optional<Placement> preRead() {
+        return placements.find(id);
+    }
+
+    @Override
+    public Optional<Placement> lockedRead() {
+        return placements.findForNoKeyUpdate(id);
+    }
+
+    @Override
+    public ResourceRef resourceOf(Placement row) {
+        return row.resource();
+    }
+
+    @Override
+    public Placement afterImage(Placement row) {
+        return row.with(change);
+    }
+
+    @Override
+    public void refuseIfStale(Placement authorized, Placement locked) {
+        StalenessGate.refuseIfAssignmentChanged(authorized.assignment(), locked.assignment(), describe());
+    }
+
+    @Override
+    public void validate(Placement locked) {
+        Transitions.require(describe(), locked.status(), change.status(), locked.status().next());
+        Placement changed = locked.with(change);
+        if (change.fosterHomeId() != null && !placements.fosterHomeExists(change.fosterHomeId())) {
+            throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
+        }
+        if (changed.startDate() != null && changed.endDate() != null && changed.endDate().isBefore(changed.startDate())) {
+            throw ApiProblem.invalidField("end_date", "must not be before start_date (" + changed.startDate() + ")");
+        }
+    }
+
+    @Override
+    public Placement write(Placement locked) {
+        return placements.update(locked.with(change));
+    }
+}

@@ -1,0 +1,101 @@
+package org.caseassignments.api.placement;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.assignment.CaseAssignment;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/** The placement table's statements. */
+@Repository
+class Placements {
+
+    private static final String COLUMNS = """
+            id, case_id, status, foster_home_id, start_date, end_date, assigned_worker_sub, supervisor_sub,
+            assignment_revision, row_version, created_at, updated_at, created_by""";
+
+    private static final String FIND = "SELECT " + COLUMNS + " FROM placements WHERE id = ?";
+
+    /** No key column changes, so the weaker lock: it still excludes every other writer of the row. */
+    private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
+
+    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ? ORDER BY created_at, id";
+
+    private static final String INSERT = """
+            INSERT INTO placements (id, case_id, status, foster_home_id, start_date, end_date,
+                                    assigned_worker_sub, supervisor_sub, assignment_revision, created_by)
+            VALUES (?, ?, 'PROPOSED', ?, ?, ?, ?, ?, ?, ?)
+            RETURNING\s""" + COLUMNS;
+
+    private static final String UPDATE = """
+            UPDATE placements
+               SET status = ?, foster_home_id = ?, start_date = ?, end_date = ?,
+                   row_version = row_version + 1, updated_at = now()
+             WHERE id = ? AND row_version = ?
+            RETURNING\s""" + COLUMNS;
+
+    private static final String FOSTER_HOME_EXISTS = "SELECT EXISTS (SELECT 1 FROM foster_homes WHERE id = ?)";
+
+    private final JdbcTemplate jdbc;
+
+    Placements(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Optional<Placement> find(UUID id) {
+        return one(FIND, id);
+    }
+
+    Optional<Placement> findForNoKeyUpdate(UUID id) {
+        return one(FIND_FOR_NO_KEY_UPDATE, id);
+    }
+
+    List<Placement> listByCase(UUID caseId) {
+        return jdbc.query(LIST_BY_CASE, Placements::map, caseId);
+    }
+
+    boolean fosterHomeExists(UUID fosterHomeId) {
+        return Boolean.TRUE.equals(jdbc.queryForObject(FOSTER_HOME_EXISTS, Boolean.class, fosterHomeId));
+    }
+
+    Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, CaseAssignment assignment, String createdBy) {
+        return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
+                request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
+                assignment.storedRevision(), createdBy);
+    }
+
+    /** Writes the changed fields over the locked row at its locked version. */
+    Placement update(Placement changed) {
+        return jdbc.query(UPDATE, Placements::map, changed.status().name(), changed.fosterHomeId(), changed.startDate(),
+                        changed.endDate(), changed.id(), changed.rowVersion())
+                .stream().findFirst()
+                .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
+    }
+
+    private Optional<Placement> one(String sql, UUID id) {
+        return jdbc.query(sql, Placements::map, id).stream().findFirst();
+    }
+
+    private static Placement map(ResultSet rs, int row) throws SQLException {
+        return new Placement(
+                rs.getObject("id", UUID.class),
+                rs.getObject("case_id", UUID.class),
+                PlacementStatus.valueOf(rs.getString("status")),
+                rs.getObject("foster_home_id", UUID.class),
+                rs.getObject("start_date", LocalDate.class),
+                rs.getObject("end_date", LocalDate.class),
+                new AssignmentPair(rs.getString("assigned_worker_sub"), rs.getString("supervisor_sub")),
+                rs.getLong("assignment_revision"),
+                rs.getLong("row_version"),
+                rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+                rs.getObject("updated_at", OffsetDateTime.class).toInstant(),
+                rs.getString("created_by"));
+    }
+}

@@ -1,0 +1,22 @@
+package org.caseassignments.api.policy;
+
+/**
+ * One evaluation's outcome.
+ *
+ * @param rulesetVersion null when no ruleset serves the jurisdiction
+ * @param reason         the allowing rule's id, or why it denied
+ */
+public record Decision(boolean allowed, String jurisdiction, String rulesetVersion, String reason) {
+
+    static Decision allow(Ruleset ruleset, String ruleId) {
+        return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId);
+    }
+
+    static Decision deny(Ruleset ruleset, String reason) {
+        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason);
+    }
+
+    static Decision noRuleset(String jurisdiction) {
+        return new Decision(false, jurisdiction, null, "no ruleset serves this jurisdiction");
+    }
+}

@@ -1,0 +1,36 @@
+package org.caseassignments.api.policy;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The resource as a decision sees it. Built by one builder per resource type, from a stored row or
+ * from that row with a request's values applied (the after-image), so both snapshots have the same shape.
+ *
+ * @param id                null for a resource not created yet
+ * @param caseId            null for resources that are not case-scoped
+ * @param assignedWorkerSub the case's assigned worker as the row carries it; null while unassigned or unknown
+ * @param supervisorSub     the case's supervisor as the row carries it; null while unassigned or unknown
+ * @param attrs             policy-visible attributes (strings and booleans), e.g. {@code status}, {@code admin_unit}
+ */
+public record ResourceRef(ResourceType type, UUID id, UUID caseId, String assignedWorkerSub, String supervisorSub,
+                          Map<String, Object> attrs) {
+
+    public ResourceRef {
+        Objects.requireNonNull(type, "type");
+        attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
+    }
+
+    /**
+     * Whether {@code other} differs in anything a rule can test besides identity: the assignment pair
+     * or an attribute. Only then does an update need its after-image evaluated too.
+     */
+    public boolean differsInPolicyVisibleInput(ResourceRef other) {
+        return !Objects.equals(assignedWorkerSub, other.assignedWorkerSub)
+                || !Objects.equals(supervisorSub, other.supervisorSub)
+                || !attrs.equals(other.attrs);
+    }
+}

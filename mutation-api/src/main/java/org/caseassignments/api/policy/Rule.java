@@ -1,0 +1,17 @@
+package org.caseassignments.api.policy;
+
+import java.util.Set;
+
+import dev.cel.runtime.CelRuntime;
+
+/**
+ * One allow rule: it applies to the listed resource types and actions, and allows when its compiled
+ * condition evaluates to {@code true}.
+ */
+record Rule(String id, Set<ResourceType> resources, Set<Action> actions, String condition,
+            CelRuntime.Program program) {
+
+    boolean appliesTo(ResourceType type, Action action) {
+        return resources.contains(type) && actions.contains(action);
+    }
+}

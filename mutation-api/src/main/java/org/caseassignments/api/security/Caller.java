@@ -1,0 +1,39 @@
+package org.caseassignments.api.security;
+
+import java.util.List;
+
+import org.springframework.security.oauth2.jwt.Jwt;
+
+/**
+ * The authenticated caller as the rulesets see it: the four claims a decision may use. Nothing else
+ * from the token reaches a decision.
+ *
+ * @param sub          the subject, never blank (a token without one is rejected with 401)
+ * @param roles        {@code roles}: caseworker, supervisor, county_director, admin, service (others match no rule)
+ * @param jurisdiction {@code jurisdiction}: selects the ruleset; absent or unknown denies everything
+ * @param adminUnits   {@code admin_units}: the units a county director administers
+ */
+public record Caller(String sub, List<String> roles, String jurisdiction, List<String> adminUnits) {
+
+    public static final String ROLES = "roles";
+    public static final String JURISDICTION = "jurisdiction";
+    public static final String ADMIN_UNITS = "admin_units";
+
+    public Caller {
+        roles = List.copyOf(roles);
+        adminUnits = List.copyOf(adminUnits);
+    }
+
+    static Caller of(Jwt jwt) {
+        return new Caller(jwt.getSubject(), listClaim(jwt, ROLES), jwt.getClaimAsString(JURISDICTION),
+                listClaim(jwt, ADMIN_UNITS));
+    }
+
+    private static List<String> listClaim(Jwt jwt, String name) {
+        if (!jwt.hasClaim(name)) {
+            return List.of();
+        }
+        List<String> values = jwt.getClaimAsStringList(name);
+        return values == null ? List.of() : values;
+    }
+}

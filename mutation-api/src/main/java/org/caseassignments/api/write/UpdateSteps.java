@@ -1,0 +1,49 @@
+package org.caseassignments.api.write;
+
+import java.util.Optional;
+
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.policy.ResourceRef;
+
+/**
+ * What one resource contributes to {@link GuardedUpdate}: how to read it, how the policy sees it,
+ * what the request changes, and how to write it. One instance serves one request.
+ *
+ * @param <R> the row type
+ */
+public interface UpdateSteps<R extends Versioned> {
+
+    /** "Placement 6f1c…", for problem details. */
+    String describe();
+
+    /** The row as committed now, without a lock; called outside any transaction. */
+    Optional<R> preRead();
+
+    /** The row locked {@code FOR NO KEY UPDATE}; called first inside the transaction. Empty when gone. */
+    Optional<R> lockedRead();
+
+    /** The resource as the policy sees this row; the same builder serves the before- and the after-image. */
+    ResourceRef resourceOf(R row);
+
+    /** The row with the request's values applied, as it would be after the write. */
+    R afterImage(R row);
+
+    /**
+     * The staleness gate: refuses 409 {@code CONCURRENT_MODIFICATION} when an input the decision
+     * consumed, other than through this request, differs between the authorized pre-read and the
+     * locked row. A pure in-memory comparison; resources whose decisions consume no concurrently
+     * mutable input do nothing.
+     */
+    void refuseIfStale(R authorized, R locked);
+
+    /** Checks the change against the locked row: a refused state transition is 409 {@code INVALID_TRANSITION}. */
+    void validate(R locked);
+
+    /** Writes the change over the locked row, incrementing its version; returns the row as written. */
+    R write(R locked);
+
+    default ApiProblem notFound() {
+        return new ApiProblem(ProblemCode.NOT_FOUND, describe() + " does not exist");
+    }
+}

@@ -1,0 +1,144 @@
+package org.caseassignments.api.fosterhome;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class FosterHomeApiIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    MeterRegistry meters;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void shouldCreateAPendingHomeAndMoveItsLicenseThroughTheStateMachine() {
+        String admin = TestTokens.admin("a-1").token();
+
+        Reply created = api.post("/foster-homes", admin,
+                "{\"name\": \"Oak House\", \"license_number\": \"GA-100\", \"admin_unit\": \"unit-1\", \"capacity\": 3}");
+        String id = created.text("id");
+        Reply active = api.patch("/foster-homes/" + id, admin, created.etag(), "{\"license_status\": \"ACTIVE\"}");
+        Reply suspended = api.patch("/foster-homes/" + id, admin, active.etag(), "{\"license_status\": \"SUSPENDED\"}");
+        Reply reinstated = api.patch("/foster-homes/" + id, admin, suspended.etag(), "{\"license_status\": \"ACTIVE\"}");
+        Reply revoked = api.patch("/foster-homes/" + id, admin, reinstated.etag(), "{\"license_status\": \"REVOKED\"}");
+        Reply backToPending = api.patch("/foster-homes/" + id, admin, revoked.etag(), "{\"license_status\": \"PENDING\"}");
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.header("Location")).hasValue("/foster-homes/" + id);
+        assertThat(created.text("license_status")).isEqualTo("PENDING");
+        assertThat(created.json().path("capacity").asInt()).isEqualTo(3);
+        assertThat(active.text("license_status")).isEqualTo("ACTIVE");
+        assertThat(suspended.text("license_status")).isEqualTo("SUSPENDED");
+        assertThat(reinstated.text("license_status")).isEqualTo("ACTIVE");
+        assertThat(revoked.text("license_status")).isEqualTo("REVOKED");
+        assertThat(revoked.etag()).isEqualTo("\"5\"");
+        assertThat(backToPending.code()).isEqualTo("INVALID_TRANSITION");
+    }
+
+    @Test
+    void shouldRefuseAPendingLicenseThatSkipsActivationToSuspension() {
+        UUID home = Rows.fosterHome().licenseStatus("PENDING").insert(jdbc);
+
+        Reply reply = api.patch("/foster-homes/" + home, TestTokens.admin("a-1").token(), "\"1\"",
+                "{\"license_status\": \"SUSPENDED\"}");
+
+        assertThat(reply.code()).isEqualTo("INVALID_TRANSITION");
+    }
+
+    @Test
+    void shouldLetEveryKnownRoleReadAHomeButOnlyMaintainersChangeIt() {
+        UUID home = Rows.fosterHome().adminUnit("unit-1").insert(jdbc);
+
+        assertThat(api.get("/foster-homes/" + home, TestTokens.caseworker("w-1").token()).status()).isEqualTo(200);
+        assertThat(api.patch("/foster-homes/" + home, TestTokens.caseworker("w-1").token(), "\"1\"",
+                "{\"name\": \"Renamed\"}").status()).isEqualTo(403);
+        assertThat(api.get("/foster-homes/" + home, TestTokens.subject("x").roles("intern").token()).status())
+                .isEqualTo(403);
+    }
+
+    @Test
+    void shouldDenyACountyDirectorCreatingAHomeOutsideTheirAdminUnits() {
+        String director = TestTokens.countyDirector("d-1", "unit-1").token();
+
+        Reply outside = api.post("/foster-homes", director,
+                "{\"name\": \"Elm\", \"license_number\": \"GA-201\", \"admin_unit\": \"unit-2\"}");
+        Reply inside = api.post("/foster-homes", director,
+                "{\"name\": \"Elm\", \"license_number\": \"GA-202\", \"admin_unit\": \"unit-1\"}");
+
+        assertThat(outside.status()).isEqualTo(403);
+        assertThat(inside.status()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldDenyACountyDirectorMovingAHomeIntoAnAdminUnitTheyDoNotHold() {
+        UUID home = Rows.fosterHome().adminUnit("unit-1").insert(jdbc);
+        String director = TestTokens.countyDirector("d-1", "unit-1").token();
+        double before = decisions();
+
+        Reply moved = api.patch("/foster-homes/" + home, director, "\"1\"", "{\"admin_unit\": \"unit-2\"}");
+
+        assertThat(moved.status()).isEqualTo(403);
+        assertThat(moved.body()).isEmpty();
+        assertThat(decisions() - before).as("before- and after-image evaluated").isEqualTo(2);
+        assertThat(jdbc.queryForObject("SELECT admin_unit FROM foster_homes WHERE id = ?", String.class, home))
+                .isEqualTo("unit-1");
+    }
+
+    @Test
+    void shouldEvaluateTheAfterImageOnlyWhenAPolicyVisibleInputChanges() {
+        UUID home = Rows.fosterHome().adminUnit("unit-1").insert(jdbc);
+        String director = TestTokens.countyDirector("d-1", "unit-1", "unit-2").token();
+
+        double beforeRename = decisions();
+        Reply renamed = api.patch("/foster-homes/" + home, director, "\"1\"",
+                "{\"name\": \"Renamed\", \"capacity\": 4, \"license_number\": \"GA-NEW-" + home + "\"}");
+        double rename = decisions() - beforeRename;
+        double beforeMove = decisions();
+        Reply moved = api.patch("/foster-homes/" + home, director, renamed.etag(), "{\"admin_unit\": \"unit-2\"}");
+        double move = decisions() - beforeMove;
+
+        assertThat(renamed.status()).as(renamed.toString()).isEqualTo(200);
+        assertThat(rename).as("name, capacity and license number are not policy-visible: one evaluation").isEqualTo(1);
+        assertThat(moved.status()).isEqualTo(200);
+        assertThat(move).as("admin_unit is policy-visible: before and after").isEqualTo(2);
+    }
+
+    private double decisions() {
+        return meters.find(PolicyEngine.DECISIONS_METRIC).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+}

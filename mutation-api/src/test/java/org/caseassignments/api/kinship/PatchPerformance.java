@@ -1,0 +1,426 @@
+package org.caseassignments.api.kinship;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import org.caseassignments.api.MutationApiApplication;
+import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.security.Caller;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.api.write.GuardedUpdate;
+import org.caseassignments.api.write.StalenessGate;
+import org.caseassignments.api.write.UpdateSteps;
+import org.caseassignments.api.write.Versioned;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Opt-in benchmark (never run by the build; see BENCHMARKS.md for the command and the results).
+ * PATCH of a kinship option (a name change: one policy evaluation, the staleness gate, the version
+ * check) at a fixed concurrency:
+ * <ol>
+ *   <li>over HTTP, each client on its own row (no contention) and all clients on one row (contention:
+ *       a 412 makes the client GET the new ETag and try again);</li>
+ *   <li>the same SQL the API runs for one PATCH, driven by {@code pgbench} at the same concurrency,
+ *       on the same rows — the database's ceiling for this write;</li>
+ *   <li>the update path in-process, with and without the staleness gate, otherwise identical.</li>
+ * </ol>
+ * System properties: {@code bench.concurrency} (8), {@code bench.seconds} (15), {@code bench.warmup} (5),
+ * {@code bench.http-warmup} (30: the HTTP stack needs many requests before the JIT has compiled it),
+ * {@code bench.gate-seconds} (10, each of the six in-process runs).
+ */
+public final class PatchPerformance {
+
+    private static final int CONCURRENCY = Integer.getInteger("bench.concurrency", 8);
+    private static final Duration RUN = Duration.ofSeconds(Long.getLong("bench.seconds", 15));
+    private static final Duration WARMUP = Duration.ofSeconds(Long.getLong("bench.warmup", 5));
+    private static final UUID CONTENDED = row(0);
+
+    /** Latencies in microseconds and outcomes of one measured run. */
+    record Result(String name, long[] latenciesMicros, Map<String, Long> outcomes, Duration elapsed) {
+        double perSecond() {
+            return latenciesMicros.length / (elapsed.toNanos() / 1e9);
+        }
+
+        double percentileMillis(double p) {
+            long[] sorted = latenciesMicros.clone();
+            Arrays.sort(sorted);
+            return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] / 1000.0;
+        }
+
+        @Override
+        public String toString() {
+            return "| %s | %d | %.0f | %.2f | %.2f | %s |".formatted(name, CONCURRENCY, perSecond(), percentileMillis(0.50),
+                    percentileMillis(0.99), outcomes);
+        }
+    }
+
+    private PatchPerformance() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TestDatabase db = TestDatabase.migrated();
+        JdbcTemplate jdbc = db.jdbc();
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        for (int i = 0; i <= CONCURRENCY; i++) {
+            Rows.kinshipOption(caseId).id(row(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        }
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class).run(
+                "--spring.datasource.url=" + db.jdbcUrl(), "--spring.datasource.username=" + db.username(),
+                "--spring.datasource.password=" + db.password(),
+                "--spring.datasource.hikari.maximum-pool-size=" + (CONCURRENCY + 2),
+                "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
+                "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
+                "--server.port=0", "--policy.reload-interval=0s")) {
+            int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+            List<Result> results = new ArrayList<>();
+            System.out.println("PostgreSQL: " + jdbc.queryForObject("SELECT version()", String.class));
+            System.out.println("JVM: " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
+
+            run("HTTP warm-up of the JIT", Duration.ofSeconds(Long.getLong("bench.http-warmup", 30)),
+                    httpClient(port, false));
+            results.add(http(port, "HTTP PATCH, own row per client", false));
+            results.add(http(port, "HTTP PATCH, one row for all clients (412 → GET → retry)", true));
+            pgbench(db, "pgbench, same SQL, own row per client", false).ifPresent(results::add);
+            pgbench(db, "pgbench, same SQL, one row for all clients", true).ifPresent(results::add);
+
+            KinshipOptions options = app.getBean(KinshipOptions.class);
+            GuardedUpdate updates = app.getBean(GuardedUpdate.class);
+            // Alternating order over three rounds, so neither variant always runs on a warmer JVM.
+            for (int round = 1; round <= 3; round++) {
+                for (boolean gate : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    results.add(inProcess(options, updates, "in-process update path, "
+                            + (gate ? "with staleness gate" : "gate removed") + " (round " + round + ")", gate));
+                }
+            }
+            System.out.println();
+            System.out.println("| run | clients | requests/s | p50 ms | p99 ms | outcomes |");
+            System.out.println("|---|---|---|---|---|---|");
+            results.forEach(System.out::println);
+            System.out.printf("%nStaleness compare alone: %.1f ns per call%n", compareAloneNanos());
+        }
+        System.exit(0);
+    }
+
+    /** Deterministic row ids, so pgbench can compute its client's row from {@code :client_id}. */
+    private static UUID row(int n) {
+        return UUID.fromString("00000000-0000-0000-0000-%012d".formatted(n + 1));
+    }
+
+    private interface Client {
+        /** @return the outcome to count, e.g. "200" */
+        String once(int client) throws Exception;
+    }
+
+    private static Result http(int port, String name, boolean contended) throws Exception {
+        Client client = httpClient(port, contended);
+        run(name + " (warm-up)", WARMUP, client);
+        return run(name, RUN, client);
+    }
+
+    private static Client httpClient(int port, boolean contended) {
+        String token = TestTokens.caseworker("w-1").token();
+        Map<Integer, RawHttp> connections = new ConcurrentHashMap<>();
+        Map<Integer, String> etags = new ConcurrentHashMap<>();
+        AtomicLong counter = new AtomicLong();
+        return i -> {
+            RawHttp http = connections.computeIfAbsent(i, ignored -> RawHttp.open(port));
+            String path = "/kinship-options/" + (contended ? CONTENDED : row(i + 1));
+            String etag = etags.get(i);
+            if (etag == null) {
+                RawHttp.Response read = http.exchange("GET", path, token, null, null);
+                etag = read.header("etag");
+                if ("close".equalsIgnoreCase(read.header("connection"))) {
+                    connections.remove(i).close();
+                    http = connections.computeIfAbsent(i, ignored -> RawHttp.open(port));
+                }
+            }
+            RawHttp.Response response = http.exchange("PATCH", path, token, etag,
+                    "{\"relative_name\": \"Relative " + counter.incrementAndGet() + "\"}");
+            if ("close".equalsIgnoreCase(response.header("connection"))) {
+                connections.remove(i).close();
+            }
+            if (response.status() == 200) {
+                etags.put(i, response.header("etag"));
+            } else {
+                etags.remove(i);
+            }
+            return String.valueOf(response.status());
+        };
+    }
+
+    /**
+     * A minimal keep-alive HTTP/1.1 client: one write per request with TCP_NODELAY, so the measurement
+     * is the server's and not a client's Nagle/delayed-ACK stall (the JDK client sends headers and
+     * body as separate segments, which cost ~40 ms per request on loopback).
+     */
+    private static final class RawHttp implements AutoCloseable {
+        record Response(int status, Map<String, String> headers) {
+            String header(String name) {
+                return headers.get(name);
+            }
+        }
+
+        private final java.net.Socket socket;
+        private final java.io.BufferedInputStream in;
+        private final java.io.OutputStream out;
+
+        private RawHttp(java.net.Socket socket) throws IOException {
+            this.socket = socket;
+            this.in = new java.io.BufferedInputStream(socket.getInputStream());
+            this.out = socket.getOutputStream();
+        }
+
+        static RawHttp open(int port) {
+            try {
+                java.net.Socket socket = new java.net.Socket("localhost", port);
+                socket.setTcpNoDelay(true);
+                return new RawHttp(socket);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        Response exchange(String method, String path, String token, String ifMatch, String json) throws IOException {
+            byte[] body = json == null ? new byte[0] : json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            StringBuilder request = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n")
+                    .append("Host: localhost\r\nAuthorization: Bearer ").append(token).append("\r\n");
+            if (ifMatch != null) {
+                request.append("If-Match: ").append(ifMatch).append("\r\n");
+            }
+            if (json != null) {
+                request.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
+            }
+            byte[] head = request.append("\r\n").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] message = Arrays.copyOf(head, head.length + body.length);
+            System.arraycopy(body, 0, message, head.length, body.length);
+            out.write(message);
+            out.flush();
+            int status = Integer.parseInt(line().split(" ")[1]);
+            Map<String, String> headers = new java.util.HashMap<>();
+            for (String line = line(); !line.isEmpty(); line = line()) {
+                int colon = line.indexOf(':');
+                headers.put(line.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT), line.substring(colon + 1).trim());
+            }
+            if (headers.containsKey("content-length")) {
+                in.readNBytes(Integer.parseInt(headers.get("content-length")));
+            } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+                for (int size = Integer.parseInt(line(), 16); size > 0; size = Integer.parseInt(line(), 16)) {
+                    in.readNBytes(size);
+                    line();
+                }
+                line();
+            }
+            return new Response(status, headers);
+        }
+
+        private String line() throws IOException {
+            StringBuilder line = new StringBuilder();
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new java.io.EOFException("connection closed");
+                }
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            return line.toString();
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // the benchmark is over
+            }
+        }
+    }
+
+    private static Result inProcess(KinshipOptions options, GuardedUpdate updates, String name, boolean gate)
+            throws Exception {
+        Caller caller = new Caller("w-1", List.of("caseworker"), "georgia", List.of());
+        Map<Integer, Long> versions = new ConcurrentHashMap<>();
+        AtomicLong counter = new AtomicLong();
+        Client client = i -> {
+            UUID id = row(i + 1);
+            long version = versions.computeIfAbsent(i, ignored -> options.find(id).orElseThrow().rowVersion());
+            UpdateSteps<KinshipOption> steps = KinshipOptionWrite.update(options, id,
+                    new UpdateKinshipOptionRequest("Relative " + counter.incrementAndGet(), null, null));
+            KinshipOption written = updates.run(caller, IfMatch.parse(List.of(IfMatch.etag(version))),
+                    gate ? steps : new WithoutGate<>(steps));
+            versions.put(i, written.rowVersion());
+            return "ok";
+        };
+        run(name + " (warm-up)", WARMUP, client);
+        return run(name, Duration.ofSeconds(Long.getLong("bench.gate-seconds", 10)), client);
+    }
+
+    /** The same steps with the staleness gate taken out, for the overhead comparison only. */
+    private record WithoutGate<R extends Versioned>(UpdateSteps<R> steps)
+            implements UpdateSteps<R> {
+        public String describe() {
+            return steps.describe();
+        }
+
+        public Optional<R> preRead() {
+            return steps.preRead();
+        }
+
+        public Optional<R> lockedRead() {
+            return steps.lockedRead();
+        }
+
+        public ResourceRef resourceOf(R row) {
+            return steps.resourceOf(row);
+        }
+
+        public R afterImage(R row) {
+            return steps.afterImage(row);
+        }
+
+        public void refuseIfStale(R authorized, R locked) {
+        }
+
+        public void validate(R locked) {
+            steps.validate(locked);
+        }
+
+        public R write(R locked) {
+            return steps.write(locked);
+        }
+    }
+
+    private static Result run(String name, Duration duration, Client client) throws InterruptedException {
+        long deadline = System.nanoTime() + duration.toNanos();
+        List<long[]> latencies = new ArrayList<>();
+        Map<String, Long> outcomes = new ConcurrentHashMap<>();
+        CountDownLatch done = new CountDownLatch(CONCURRENCY);
+        long start = System.nanoTime();
+        for (int c = 0; c < CONCURRENCY; c++) {
+            int index = c;
+            long[][] mine = {new long[1024]};
+            int[] count = {0};
+            synchronized (latencies) {
+                latencies.add(null);
+            }
+            new Thread(() -> {
+                try {
+                    while (System.nanoTime() < deadline) {
+                        long t0 = System.nanoTime();
+                        String outcome;
+                        try {
+                            outcome = client.once(index);
+                        } catch (Exception e) {
+                            outcome = e.getClass().getSimpleName();
+                        }
+                        long micros = (System.nanoTime() - t0) / 1000;
+                        if (count[0] == mine[0].length) {
+                            mine[0] = Arrays.copyOf(mine[0], count[0] * 2);
+                        }
+                        mine[0][count[0]++] = micros;
+                        outcomes.merge(outcome, 1L, Long::sum);
+                    }
+                } finally {
+                    synchronized (latencies) {
+                        latencies.set(index, Arrays.copyOf(mine[0], count[0]));
+                    }
+                    done.countDown();
+                }
+            }, "bench-" + c).start();
+        }
+        done.await();
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        long[] all = latencies.stream().flatMapToLong(Arrays::stream).toArray();
+        Result result = new Result(name, all, new TreeMap<>(outcomes), elapsed);
+        System.out.println(result);
+        return result;
+    }
+
+    /**
+     * The API's SQL for one PATCH: the pre-read outside a transaction, then the locked re-read and the
+     * versioned update in one transaction. Skipped (and said so) when pgbench is not installed.
+     */
+    private static Optional<Result> pgbench(TestDatabase db, String name, boolean contended) throws Exception {
+        Path script = Files.createTempFile("patch-", ".sql");
+        // -M prepared: variables travel as bind parameters, like the JDBC driver's prepared statements
+        String id = contended ? "'" + CONTENDED + "'"
+                : "'00000000-0000-0000-0000-' || lpad((:client_id + 2)::text, 12, '0')";
+        Files.writeString(script, """
+                SELECT %1$s AS id \\gset
+                SELECT id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, created_at, updated_at, created_by FROM kinship_options WHERE id = :id AND active;
+                BEGIN;
+                SELECT row_version AS v, id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, created_at, updated_at, created_by FROM kinship_options WHERE id = :id AND active FOR NO KEY UPDATE \\gset locked_
+                UPDATE kinship_options SET relative_name = 'Relative ' || :client_id, relationship = relationship, approved = approved, row_version = row_version + 1, updated_at = now() WHERE id = :id AND row_version = :locked_v AND active RETURNING id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, created_at, updated_at, created_by;
+                COMMIT;
+                """.formatted(id));
+        URI uri = URI.create(db.jdbcUrl().substring("jdbc:".length()));
+        Path logs = Files.createTempDirectory("pgbench-");
+        List<String> command = List.of("pgbench", "-n", "-M", "prepared", "-c", String.valueOf(CONCURRENCY), "-j", "2",
+                "-T", String.valueOf(RUN.toSeconds()), "-f", script.toString(), "-l", "--log-prefix=" + logs.resolve("tx"),
+                "-h", uri.getHost(), "-p", String.valueOf(uri.getPort()), "-U", db.username(),
+                uri.getPath().substring(1));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("PGPASSWORD", db.password());
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            System.out.println("pgbench is not installed (" + e.getMessage() + "); skipping: " + name);
+            return Optional.empty();
+        }
+        String output = new String(process.getInputStream().readAllBytes());
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("pgbench failed:\n" + output);
+        }
+        List<Long> latencies = new ArrayList<>();
+        try (Stream<Path> files = Files.list(logs)) {
+            for (Path file : files.toList()) {
+                for (String line : Files.readAllLines(file)) {
+                    latencies.add(Long.parseLong(line.split(" ")[2]));
+                }
+            }
+        }
+        Result result = new Result(name, latencies.stream().mapToLong(Long::longValue).toArray(),
+                Map.of("committed", (long) latencies.size()), RUN);
+        System.out.println(result);
+        return Optional.of(result);
+    }
+
+    private static double compareAloneNanos() {
+        AssignmentPair a = new AssignmentPair("w-1", "s-1");
+        AssignmentPair b = new AssignmentPair(
+                new String("w-1"), new String("s-1"));
+        int n = 50_000_000;
+        for (int warm = 0; warm < 3; warm++) {
+            for (int i = 0; i < n / 10; i++) {
+                StalenessGate.refuseIfAssignmentChanged(a, b, "x");
+            }
+        }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            StalenessGate.refuseIfAssignmentChanged(a, b, "x");
+        }
+        return (System.nanoTime() - t0) / (double) n;
+    }
+}

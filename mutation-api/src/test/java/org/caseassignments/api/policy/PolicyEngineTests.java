@@ -1,0 +1,123 @@
+package org.caseassignments.api.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.caseassignments.api.security.Caller;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Default deny, fail-closed evaluation and the two-snapshot update decision. */
+class PolicyEngineTests {
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final PolicyEngine bundled = new PolicyEngine(new RulesetRegistry(null), meters);
+
+    private static final Caller DIRECTOR = new Caller("d-1", List.of("county_director"), "georgia", List.of("unit-1"));
+
+    @Test
+    void shouldDenyAFosterHomeMoveIntoAnAdminUnitTheDirectorDoesNotHold() {
+        ResourceRef before = home("unit-1", "ACTIVE");
+        ResourceRef after = home("unit-2", "ACTIVE");
+
+        assertThatThrownBy(() -> bundled.requireUpdate(DIRECTOR, before, after)).isInstanceOf(PolicyDenied.class);
+        assertThat(evaluations()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldEvaluateOnlyTheBeforeImageWhenNoPolicyVisibleInputChanges() {
+        ResourceRef before = home("unit-1", "ACTIVE");
+        ResourceRef sameInputs = home("unit-1", "ACTIVE");
+
+        assertThatCode(() -> bundled.requireUpdate(DIRECTOR, before, sameInputs)).doesNotThrowAnyException();
+        assertThat(evaluations()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEvaluateBothImagesWhenAPolicyVisibleInputChangesAndAllowWhenBothAllow() {
+        Caller director = new Caller("d-1", List.of("county_director"), "georgia", List.of("unit-1", "unit-2"));
+
+        assertThatCode(() -> bundled.requireUpdate(director, home("unit-1", "ACTIVE"), home("unit-2", "SUSPENDED")))
+                .doesNotThrowAnyException();
+        assertThat(evaluations()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldShortCircuitWhenTheBeforeImageIsDenied() {
+        assertThatThrownBy(() -> bundled.requireUpdate(DIRECTOR, home("unit-9", "ACTIVE"), home("unit-1", "ACTIVE")))
+                .isInstanceOf(PolicyDenied.class);
+        assertThat(evaluations()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldDenyACallerWithoutAJurisdictionOrRoles() {
+        Caller noJurisdiction = new Caller("a-1", List.of("admin"), null, List.of());
+        Caller noRoles = new Caller("a-1", List.of(), "georgia", List.of());
+
+        assertThat(bundled.allows(noJurisdiction, Action.READ, home("unit-1", "ACTIVE"))).isFalse();
+        assertThat(bundled.allows(noRoles, Action.READ, home("unit-1", "ACTIVE"))).isFalse();
+    }
+
+    @Test
+    void shouldDenyWhenAnApplicableRuleFailsToEvaluateEvenIfAnotherAllows(@TempDir Path directory) throws IOException {
+        Files.writeString(directory.resolve("georgia.yaml"), """
+                jurisdiction: georgia
+                version: "9.0.0"
+                rules:
+                  - id: admins
+                    resources: [foster_home]
+                    actions: [read]
+                    condition: "'admin' in claims.roles"
+                  - id: broken-at-runtime
+                    resources: [foster_home]
+                    actions: [read]
+                    condition: "resource.attrs.no_such_attribute == 'x'"
+                """);
+        PolicyEngine engine = new PolicyEngine(new RulesetRegistry(directory), meters);
+        Caller admin = new Caller("a-1", List.of("admin"), "georgia", List.of());
+
+        Decision decision = engine.decide(admin, Action.READ, home("unit-1", "ACTIVE"));
+
+        assertThat(decision.allowed()).isFalse();
+        assertThat(decision.rulesetVersion()).isEqualTo("9.0.0");
+        assertThat(decision.reason()).contains("broken-at-runtime").contains("failed to evaluate");
+    }
+
+    @Test
+    void shouldDenyAnActionNoRuleMentions(@TempDir Path directory) throws IOException {
+        Files.writeString(directory.resolve("georgia.yaml"), """
+                jurisdiction: georgia
+                version: "9.0.0"
+                rules:
+                  - id: admins-read-only
+                    resources: [foster_home]
+                    actions: [read]
+                    condition: "true"
+                """);
+        PolicyEngine engine = new PolicyEngine(new RulesetRegistry(directory), meters);
+        Caller admin = new Caller("a-1", List.of("admin"), "georgia", List.of());
+
+        assertThat(engine.allows(admin, Action.READ, home("unit-1", "ACTIVE"))).isTrue();
+        assertThat(engine.allows(admin, Action.UPDATE, home("unit-1", "ACTIVE"))).isFalse();
+        assertThat(engine.allows(admin, Action.READ, new ResourceRef(ResourceType.PLACEMENT, UUID.randomUUID(),
+                UUID.randomUUID(), "a-1", null, Map.of("status", "PROPOSED")))).isFalse();
+    }
+
+    private double evaluations() {
+        return meters.find(PolicyEngine.DECISIONS_METRIC).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private static ResourceRef home(String adminUnit, String licenseStatus) {
+        return new ResourceRef(ResourceType.FOSTER_HOME, UUID.fromString("00000000-0000-0000-0000-000000000001"), null,
+                null, null, Map.of("admin_unit", adminUnit, "license_status", licenseStatus));
+    }
+}

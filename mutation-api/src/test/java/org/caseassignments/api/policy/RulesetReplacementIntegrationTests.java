@@ -1,0 +1,89 @@
+package org.caseassignments.api.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.UUID;
+
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** A running service picks up a new ruleset from its directory, and refuses a broken one. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class RulesetReplacementIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+    static final Path RULESETS = temporaryDirectory();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+        registry.add("policy.directory", RULESETS::toString);
+        registry.add("policy.reload-interval", () -> "100ms");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    RulesetRegistry registry;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+
+    @Test
+    void shouldChangeDecisionsWhenARulesetIsReplacedAndKeepTheLastGoodOneWhenAReplacementIsInvalid() throws IOException {
+        ApiClient api = new ApiClient(port);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String placement = "/placements/" + Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String otherCaseworker = TestTokens.caseworker("w-9").token();
+        assertThat(api.get(placement, otherCaseworker).status()).isEqualTo(403);
+
+        replace("georgia.yaml", RulesetRegistryTests.permissive("georgia", "2.0.0"));
+
+        await().atMost(Duration.ofSeconds(10)).alias("georgia 2.0.0 to allow the read")
+                .until(() -> api.get(placement, otherCaseworker).status() == 200);
+        assertThat(api.get("/actuator/info", otherCaseworker).json().path("rulesets").path("georgia").asString())
+                .isEqualTo("2.0.0");
+
+        replace("georgia.yaml", RulesetRegistryTests.permissive("georgia", "3.0.0")
+                .replace("condition: \"true\"", "condition: \"claims.nonsense(\""));
+
+        await().atMost(Duration.ofSeconds(10)).alias("the broken georgia 3.0.0 to be rejected")
+                .until(() -> registry.rejectedFiles().contains(RULESETS.resolve("georgia.yaml")));
+        assertThat(api.get(placement, otherCaseworker).status()).isEqualTo(200);
+        assertThat(registry.versions()).containsEntry("georgia", "2.0.0");
+    }
+
+    private static void replace(String name, String content) throws IOException {
+        Path staging = Files.createTempFile(RULESETS.getParent(), "ruleset-", ".tmp");
+        Files.writeString(staging, content);
+        Files.move(staging, RULESETS.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static Path temporaryDirectory() {
+        try {
+            Path directory = Files.createTempDirectory("rulesets-");
+            directory.toFile().deleteOnExit();
+            return directory;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package org.caseassignments.api.testsupport;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Observes PostgreSQL backends of the test's database: who waits on a lock, and behind whom. The
+ * proof that a request has reached a given statement, without sleeping.
+ */
+public final class Backends {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private final JdbcTemplate jdbc;
+
+    public Backends(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Waits until some backend is blocked by {@code pid}; returns the blocked ones' pids. */
+    public List<Integer> awaitBlockedBy(int pid) {
+        return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .alias("a backend waiting for a lock held by backend " + pid)
+                .until(() -> blockedBy(pid), blocked -> !blocked.isEmpty());
+    }
+
+    /** Waits until {@code count} backends of this database wait for locks. */
+    public void awaitWaitingForLocks(int count) {
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .alias(count + " backends waiting for locks")
+                .until(this::waitingForLocks, waiting -> waiting >= count);
+    }
+
+    public List<Integer> blockedBy(int pid) {
+        return jdbc.queryForList("""
+                SELECT pid FROM pg_stat_activity
+                 WHERE datname = current_database() AND ? = ANY (pg_blocking_pids(pid))
+                """, Integer.class, pid);
+    }
+
+    public int waitingForLocks() {
+        Integer waiting = jdbc.queryForObject("""
+                SELECT count(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'
+                """, Integer.class);
+        return waiting == null ? 0 : waiting;
+    }
+}

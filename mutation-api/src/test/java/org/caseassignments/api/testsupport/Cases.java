@@ -1,0 +1,22 @@
+package org.caseassignments.api.testsupport;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Cases known to the projection, written as the projector writes them: through the guarded writer. */
+public final class Cases {
+
+    private Cases() {
+    }
+
+    /** A new case whose projection row holds this assignment. */
+    public static UUID assignedTo(JdbcTemplate jdbc, String worker, String supervisor, long revision) {
+        UUID caseId = UUID.randomUUID();
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, worker, supervisor, revision)));
+        return caseId;
+    }
+}

@@ -1,0 +1,163 @@
+package org.caseassignments.api.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.Race;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The create path under forced races with the projector. To hold a create inside its transaction
+ * after it took {@code FOR SHARE} on the projection row, the test locks the foster home the new
+ * placement references: the insert's foreign-key check waits for that lock, which
+ * {@code pg_blocking_pids} shows, and the test releases it when the projector's apply is waiting too.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class GuardedCreateIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+    }
+
+    @LocalServerPort
+    int port;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final Backends backends = new Backends(jdbc);
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void shouldRefuse409WhenAReassignmentCommitsBetweenTheProjectionReadAndForShare() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+
+        Reply raced;
+        try (OpenTransaction reassignment = projectorApply(AssignmentUpdate.changed(caseId, "w-2", "s-1", 2)).awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                            .token(TestTokens.caseworker("w-1").token())
+                            .json("{\"relative_name\": \"Ada\", \"relationship\": \"aunt\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM kinship_options WHERE case_id = ?", Integer.class, caseId))
+                .isZero();
+    }
+
+    @Test
+    void shouldMakeTheProjectorsApplyWaitForACreateHoldingForShareThenBringTheCreatedRowAlong() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+
+        Reply created;
+        try (OpenTransaction homeLock = lockRow("foster_homes", home)) {
+            CompletableFuture<Reply> create = api.sendAsync(ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                    .token(TestTokens.caseworker("w-1").token())
+                    .json("{\"foster_home_id\": \"" + home + "\"}"));
+            int createPid = backends.awaitBlockedBy(homeLock.pid()).get(0);
+            try (OpenTransaction apply = projectorApply(AssignmentUpdate.changed(caseId, "w-2", "s-2", 2))) {
+                assertThat(backends.awaitBlockedBy(createPid)).contains(apply.pid());
+
+                homeLock.commit();
+                created = create.get(30, TimeUnit.SECONDS);
+                apply.awaitWork().commit();
+            }
+        }
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.text("assigned_worker_sub")).isEqualTo("w-1");
+        assertThat(created.json().path("assignment_revision").asLong()).isEqualTo(1);
+        UUID placement = UUID.fromString(created.text("id"));
+        assertThat(jdbc.queryForMap("SELECT assigned_worker_sub, supervisor_sub, assignment_revision FROM placements "
+                + "WHERE id = ?", placement))
+                .isEqualTo(Map.of("assigned_worker_sub", "w-2", "supervisor_sub", "s-2", "assignment_revision", 2L));
+    }
+
+    @Test
+    void shouldCloseTheResidualWhenACreateOnAnUnknownCaseRacesItsFirstCaseCreated() throws Exception {
+        UUID caseId = UUID.randomUUID();
+        UUID home = Rows.fosterHome().insert(jdbc);
+
+        Reply created;
+        try (OpenTransaction homeLock = lockRow("foster_homes", home)) {
+            CompletableFuture<Reply> create = api.sendAsync(ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                    .token(TestTokens.admin("a-1").token())
+                    .json("{\"foster_home_id\": \"" + home + "\"}"));
+            int createPid = backends.awaitBlockedBy(homeLock.pid()).get(0);
+            try (OpenTransaction caseCreated = projectorApply(AssignmentUpdate.created(caseId, "w-1", "s-1"))) {
+                assertThat(backends.awaitBlockedBy(createPid)).contains(caseCreated.pid());
+
+                homeLock.commit();
+                created = create.get(30, TimeUnit.SECONDS);
+                caseCreated.awaitWork().commit();
+            }
+        }
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().path("assigned_worker_sub").isNull()).isTrue();
+        assertThat(created.json().path("assignment_revision").asLong()).isZero();
+        UUID placement = UUID.fromString(created.text("id"));
+        assertThat(jdbc.queryForMap("SELECT assigned_worker_sub, supervisor_sub, assignment_revision FROM placements "
+                + "WHERE id = ?", placement))
+                .isEqualTo(Map.of("assigned_worker_sub", "w-1", "supervisor_sub", "s-1", "assignment_revision", 0L));
+        assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class,
+                caseId)).isZero();
+    }
+
+    @Test
+    void shouldCreateAnUnassignedRowOnAnUnknownCaseAndDenyACaseworkerThere() {
+        UUID caseId = UUID.randomUUID();
+
+        Reply caseworker = api.post("/cases/" + caseId + "/placements", TestTokens.caseworker("w-1").token(), "{}");
+        Reply admin = api.post("/cases/" + caseId + "/placements", TestTokens.admin("a-1").token(), "{}");
+
+        assertThat(caseworker.status()).isEqualTo(403);
+        assertThat(admin.status()).as(admin.toString()).isEqualTo(201);
+        assertThat(admin.json().path("assigned_worker_sub").isNull()).isTrue();
+        assertThat(admin.json().path("supervisor_sub").isNull()).isTrue();
+        assertThat(admin.json().path("assignment_revision").asLong()).isZero();
+        assertThat(admin.json().path("created_by").asString()).isEqualTo("a-1");
+        assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class,
+                caseId)).as("a placeholder holds the unknown case").isEqualTo(-1L);
+    }
+
+    /** The projector's apply in its own transaction, committed when the test says so; it may block at once. */
+    private static OpenTransaction projectorApply(AssignmentUpdate update) {
+        return OpenTransaction.begin(DB.dataSource(), jdbc -> new AssignmentWriter(jdbc).apply(List.of(update)));
+    }
+
+    private static OpenTransaction lockRow(String table, UUID id) {
+        return OpenTransaction.begin(DB.dataSource(),
+                jdbc -> jdbc.queryForList("SELECT id FROM " + table + " WHERE id = ? FOR UPDATE", id)).awaitWork();
+    }
+}

@@ -1,0 +1,23 @@
+package org.caseassignments.store;
+
+/**
+ * What the guarded write did with one update (after reduction to one per case), judged against
+ * the projection row it met.
+ */
+public enum Outcome {
+
+    /** The case had no projection row; now it has one. */
+    INSERTED,
+
+    /** The row moved to a greater revision (a placeholder, at −1, is replaced this way). */
+    ADVANCED,
+
+    /** Same revision, another pair: the values converged to the update's (snapshot guard only). */
+    CONVERGED,
+
+    /** Same revision and nothing to do: the same pair, or an equal revision under the strictly-newer guard. */
+    UNCHANGED,
+
+    /** The stored revision is greater: the update is older and changed nothing. */
+    SKIPPED_OLDER
+}
