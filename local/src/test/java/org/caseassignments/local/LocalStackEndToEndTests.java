@@ -1,0 +1,161 @@
+package org.caseassignments.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.caseassignments.schemas.events.CaseAssignmentChanged;
+import org.caseassignments.schemas.topics.CaseTopics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Starts the packaged local stack the way {@code ./run} does (same main class, same classpath, after
+ * the build) and uses it as a newcomer would: with the printed tokens and plain HTTP.
+ */
+class LocalStackEndToEndTests {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
+    private static final StringBuilder OUTPUT = new StringBuilder();
+
+    private static Process stack;
+    private static String api;
+    private static int kafkaPort;
+
+    @BeforeAll
+    static void startTheStackAsTheReadmeDoes() throws Exception {
+        int apiPort = freePort();
+        kafkaPort = freePort();
+        api = "http://localhost:" + apiPort;
+        String classpath = "local/target/classes:" + Files.readString(ROOT.resolve("local/target/classpath.txt")).trim();
+        stack = new ProcessBuilder(List.of(ChildProcess.java(), "-cp", classpath, LocalStack.class.getName(),
+                "--fresh", "--data-dir", "local/target/e2e-data",
+                "--api-port", Integer.toString(apiPort), "--projector-port", Integer.toString(freePort()),
+                "--postgres-port", Integer.toString(freePort()), "--kafka-port", Integer.toString(kafkaPort)))
+                .directory(ROOT.toFile())
+                .redirectErrorStream(true)
+                .start();
+        CountDownLatch ready = new CountDownLatch(1);
+        Thread reader = new Thread(() -> readOutput(ready), "local-stack-output");
+        reader.setDaemon(true);
+        reader.start();
+        if (!ready.await(5, TimeUnit.MINUTES)) {
+            throw new AssertionError("The local stack never printed '" + LocalStack.READY_LINE + "'. Output:\n" + OUTPUT);
+        }
+    }
+
+    @AfterAll
+    static void stopTheStack() throws InterruptedException {
+        if (stack != null) {
+            stack.destroy();
+            assertThat(stack.waitFor(90, TimeUnit.SECONDS)).as("the stack stops on SIGTERM").isTrue();
+        }
+    }
+
+    @Test
+    void shouldFollowAReassignmentFromTheProjectionIntoThePlacementAndItsAuthorization() throws Exception {
+        String caseId = SampleCase.CASE_ID.toString();
+        String former = TOKENS.get("GEORGIA_CASEWORKER_TOKEN");
+        String successor = TOKENS.get("GEORGIA_CASEWORKER_2_TOKEN");
+        assertThat(TOKENS).containsKeys(LocalTokens.JURISDICTIONS.stream()
+                .flatMap(j -> LocalTokens.ROLES.stream().map(r -> LocalTokens.variable(j, r))).toArray(String[]::new));
+
+        // the assigned caseworker creates a placement
+        HttpResponse<String> created = send("POST", "/cases/" + caseId + "/placements", former, null,
+                "{\"start_date\":\"2026-12-01\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String placement = created.headers().firstValue("Location").map(l -> l.startsWith("http") ? URI.create(l).getPath() : l)
+                .orElseThrow();
+        String oldEtag = created.headers().firstValue("ETag").orElseThrow();
+
+        // the upstream case service reassigns the case
+        try (KafkaProducer<String, SpecificRecord> producer = SampleCase.producer("localhost:" + kafkaPort)) {
+            producer.send(new ProducerRecord<>(CaseTopics.DEFAULT_EVENTS, caseId, CaseAssignmentChanged.newBuilder()
+                    .setEventId(java.util.UUID.randomUUID().toString()).setCaseId(caseId)
+                    .setAssignedWorkerSub("georgia-caseworker-2").setSupervisorSub("georgia-supervisor")
+                    .setAssignmentRevision(1).setOccurredAt(Instant.now()).build())).get(30, TimeUnit.SECONDS);
+        }
+
+        // the projection and the placement follow
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            HttpResponse<String> assignment = send("GET", "/cases/" + caseId + "/assignment", successor, null, null);
+            assertThat(assignment.statusCode()).isEqualTo(200);
+            assertThat(assignment.body()).contains("\"georgia-caseworker-2\"");
+            HttpResponse<String> read = send("GET", placement, successor, null, null);
+            assertThat(read.statusCode()).isEqualTo(200);
+            assertThat(read.body()).contains("\"georgia-caseworker-2\"");
+        });
+
+        // the old ETag is stale, the former caseworker is refused, the new one may write
+        String patch = "{\"status\":\"ACTIVE\"}";
+        assertThat(send("PATCH", placement, successor, oldEtag, patch).statusCode()).isEqualTo(412);
+        String currentEtag = send("GET", placement, successor, null, null).headers().firstValue("ETag").orElseThrow();
+        assertThat(send("PATCH", placement, former, currentEtag, patch).statusCode()).isEqualTo(403);
+        HttpResponse<String> accepted = send("PATCH", placement, successor, currentEtag, patch);
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
+        assertThat(accepted.body()).contains("ACTIVE");
+    }
+
+    private static HttpResponse<String> send(String method, String path, String token, String ifMatch, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path))
+                .header("Authorization", "Bearer " + token)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (ifMatch != null) {
+            request.header("If-Match", ifMatch);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void readOutput(CountDownLatch ready) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(stack.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                OUTPUT.append(line).append('\n');
+                if (line.startsWith("export ")) {
+                    String assignment = line.substring("export ".length());
+                    int eq = assignment.indexOf('=');
+                    TOKENS.put(assignment.substring(0, eq), assignment.substring(eq + 1));
+                }
+                if (line.equals(LocalStack.READY_LINE)) {
+                    ready.countDown();
+                }
+            }
+        } catch (IOException e) {
+            OUTPUT.append("output ended: ").append(e).append('\n');
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
