@@ -18,9 +18,10 @@ import org.apache.avro.Schema;
 
 /**
  * An HTTP stub of the two Confluent Schema Registry calls the serde makes, on a loopback port. It
- * records every request so tests can see caching, and can be told to fail.
+ * records every request so tests can see caching, and can be told to fail. Shared with other
+ * modules' tests through this module's test jar.
  */
-final class RegistryStub implements AutoCloseable {
+public final class RegistryStub implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,18 +33,18 @@ final class RegistryStub implements AutoCloseable {
     private final AtomicInteger nextId = new AtomicInteger(100);
     volatile int failWithStatus;
 
-    RegistryStub() throws IOException {
+    public RegistryStub() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
         server.start();
     }
 
-    URI url() {
+    public URI url() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** Registers a schema as if another producer had, and returns its id. */
-    int preRegister(Schema schema) {
+    public int preRegister(Schema schema) {
         return idsBySchema.computeIfAbsent(schema.toString(), s -> {
             int id = nextId.getAndIncrement();
             schemasById.put(id, s);
