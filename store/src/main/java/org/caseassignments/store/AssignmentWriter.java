@@ -26,42 +26,47 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class AssignmentWriter {
 
     /**
-     * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row, also those
-     * its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
+     * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row it is given, also
+     * those its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
      *
-     * <p>{@code prior_revision} tells an advance from a convergence: the subquery reads with the
-     * statement's snapshot, which still shows the row as it was before this statement wrote it. A row
-     * that a concurrent writer changed between the statement's start and its row lock is still written
-     * exactly by the guard (which judges the locked, newest version); only its class can then be off by
-     * one (advanced for converged). Rows the guard left alone are classified by {@link #READ_LOCKED}.
+     * <p>{@code batch} reads each case's stored row once, by primary key, with the statement's snapshot (a
+     * join over a large batch may hash the whole table instead). That prior state classifies every row and
+     * spares the upsert the rows no guard could write: those stored at a greater revision, or at the same
+     * revision with the same pair. Revisions only grow, so such a row cannot have become writable since the
+     * snapshot. Every other row goes through the guard, which judges the locked, newest version, so a
+     * concurrent writer between the snapshot and the lock can only make a row's class off by one (advanced
+     * for converged, skipped for unchanged), never its write.
      */
     private static final String UPSERT_PROJECTION = """
-            INSERT INTO case_assignments AS case_assignments
-                   (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-            SELECT u.case_id, u.worker, u.supervisor, u.revision, now()
-              FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                   AS u(case_id, worker, supervisor, revision, position)
-             ORDER BY u.position
-            ON CONFLICT (case_id) DO UPDATE
-               SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
-                   supervisor_sub      = EXCLUDED.supervisor_sub,
-                   assignment_revision = EXCLUDED.assignment_revision,
-                   updated_at          = now()
-             WHERE %s
-            RETURNING case_id, (xmax = 0) AS inserted,
-                      (SELECT prior.assignment_revision FROM case_assignments prior
-                        WHERE prior.case_id = case_assignments.case_id) AS prior_revision
-            """;
-
-    /**
-     * The stored revision of the rows the upsert left alone. It holds their locks, so what this reads
-     * is exactly what the guard judged. A lookup per id by primary key (a join or {@code = ANY} over a
-     * large batch may scan the whole table).
-     */
-    private static final String READ_LOCKED = """
-            SELECT u.case_id,
-                   (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = u.case_id) AS revision
-              FROM unnest(?::uuid[]) AS u(case_id)
+            WITH batch AS MATERIALIZED (
+                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.position, prior.assignment_revision AS prior_revision,
+                       prior.case_id IS NULL
+                       OR prior.assignment_revision < u.revision
+                       OR (prior.assignment_revision = u.revision
+                           AND (prior.assigned_worker_sub, prior.supervisor_sub) IS DISTINCT FROM (u.worker, u.supervisor))
+                           AS may_change
+                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
+                       AS u(case_id, worker, supervisor, revision, position)
+                  LEFT JOIN LATERAL (SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision
+                                       FROM case_assignments ca
+                                      WHERE ca.case_id = u.case_id
+                                     OFFSET 0) AS prior ON true),
+            written AS (
+                INSERT INTO case_assignments AS case_assignments
+                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
+                SELECT b.case_id, b.worker, b.supervisor, b.revision, now()
+                  FROM batch b
+                 WHERE b.may_change
+                 ORDER BY b.position
+                ON CONFLICT (case_id) DO UPDATE
+                   SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                       supervisor_sub      = EXCLUDED.supervisor_sub,
+                       assignment_revision = EXCLUDED.assignment_revision,
+                       updated_at          = now()
+                 WHERE %s
+                RETURNING case_id, (xmax = 0) AS inserted)
+            SELECT b.case_id, b.prior_revision, w.inserted
+              FROM batch b LEFT JOIN written w ON w.case_id = b.case_id
             """;
 
     /**
@@ -132,8 +137,8 @@ public class AssignmentWriter {
             }
         }
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
-        Map<UUID, AssignmentUpdate> pending = new LinkedHashMap<>();
-        survivors.forEach(update -> pending.put(update.caseId(), update));
+        Map<UUID, AssignmentUpdate> byCase = new HashMap<>();
+        survivors.forEach(update -> byCase.put(update.caseId(), update));
         Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
@@ -145,19 +150,20 @@ public class AssignmentWriter {
                         UUID caseId = rs.getObject("case_id", UUID.class);
                         long priorRevision = rs.getLong("prior_revision");
                         boolean existed = !rs.wasNull();
-                        AssignmentUpdate update = pending.remove(caseId);
-                        if (rs.getBoolean("inserted")) {
-                            outcomes.put(caseId, Outcome.INSERTED);
+                        boolean insertedNow = rs.getBoolean("inserted");
+                        boolean written = !rs.wasNull();
+                        boolean sameRevision = existed && priorRevision == byCase.get(caseId).revision();
+                        Outcome outcome = !written ? (sameRevision ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER)
+                                : insertedNow ? Outcome.INSERTED
+                                : sameRevision ? Outcome.CONVERGED : Outcome.ADVANCED;
+                        outcomes.put(caseId, outcome);
+                        if (outcome == Outcome.INSERTED) {
                             inserted.add(caseId);
-                        } else {
-                            outcomes.put(caseId, existed && priorRevision == update.revision() ? Outcome.CONVERGED : Outcome.ADVANCED);
+                        } else if (outcome == Outcome.ADVANCED || outcome == Outcome.CONVERGED) {
                             advanced.add(caseId);
                         }
                     }
                 }
-            }
-            if (!pending.isEmpty()) {
-                classifyUnwritten(connection, pending, outcomes);
             }
             return null;
         });
@@ -180,22 +186,6 @@ public class AssignmentWriter {
      */
     public boolean insertPlaceholder(UUID caseId) {
         return jdbc.update(INSERT_PLACEHOLDER, caseId) == 1;
-    }
-
-    /** Rows the guard left alone: the stored revision is equal (nothing to do) or greater (the update is older). */
-    private static void classifyUnwritten(Connection connection, Map<UUID, AssignmentUpdate> unwritten,
-                                          Map<UUID, Outcome> outcomes) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(READ_LOCKED)) {
-            ps.setArray(1, connection.createArrayOf("uuid", unwritten.keySet().toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    UUID caseId = rs.getObject("case_id", UUID.class);
-                    long stored = rs.getLong("revision");
-                    outcomes.put(caseId, !rs.wasNull() && stored == unwritten.get(caseId).revision()
-                            ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER);
-                }
-            }
-        }
     }
 
     /** @return per entity table: {updated rows, of which healed} */
