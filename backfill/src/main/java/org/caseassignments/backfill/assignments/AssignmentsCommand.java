@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
+import org.caseassignments.backfill.snapshot.ReadAheadSource;
 import org.caseassignments.backfill.snapshot.RejectsFile;
 import org.caseassignments.backfill.snapshot.SnapshotOptions;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
@@ -45,6 +46,14 @@ class AssignmentsCommand implements Callable<Integer> {
     @Option(names = "--batch-size", paramLabel = "ROWS", defaultValue = "20000",
             description = "Rows per batch, one transaction each (default: ${DEFAULT-VALUE}).")
     int batchSize;
+
+    /** Spring Boot's connection pool holds 10 connections; the reader and the status checks need none of them. */
+    static final int MAX_PARALLELISM = 8;
+
+    @Option(names = "--parallelism", paramLabel = "N", defaultValue = "2",
+            description = "Batches written at once, each in its own transaction on its own connection, while the next is "
+                    + "read; a batch that shares a case with one being written waits for it (default: ${DEFAULT-VALUE}).")
+    int parallelism;
 
     @Option(names = "--dry-run", description = "Run each batch and roll it back: reports what would change, writes nothing.")
     boolean dryRun;
@@ -100,9 +109,12 @@ class AssignmentsCommand implements Callable<Integer> {
                     snapshot.skip(from.recordsDone());
                 }
                 Progress bar = progress.start(err, "rows");
-                SnapshotLoad.Result result = new SnapshotLoad(writer, transaction,
-                        new SnapshotLoad.Settings(batchSize, dryRun, maxErrors, maxBatches, checkpointFile))
-                        .run(snapshot, bad, from, bar);
+                SnapshotLoad.Result result;
+                try (ReadAheadSource reading = new ReadAheadSource(snapshot, batchSize)) {
+                    result = new SnapshotLoad(writer, transaction,
+                            new SnapshotLoad.Settings(batchSize, parallelism, dryRun, maxErrors, maxBatches, checkpointFile))
+                            .run(reading, bad, from, bar);
+                }
                 new Summary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
                         bar.elapsedSeconds());
                 return exitCode(result);
@@ -117,6 +129,10 @@ class AssignmentsCommand implements Callable<Integer> {
     private void validate() {
         if (batchSize < 1) {
             throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, was " + batchSize);
+        }
+        if (parallelism < 1 || parallelism > MAX_PARALLELISM) {
+            throw new ParameterException(spec.commandLine(),
+                    "--parallelism must be between 1 and " + MAX_PARALLELISM + " (the connection pool's size), was " + parallelism);
         }
         if (dryRun && (checkpoint != null || resumeFrom != null)) {
             throw new ParameterException(spec.commandLine(),

@@ -4,6 +4,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.snapshot.BadRow;
@@ -22,19 +29,29 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The load loop: read a batch of good rows (bad ones go to the rejects file), apply it through the
- * guarded writer in one transaction, then record the checkpoint. A run that stops early applies and
- * checkpoints every good row it read before stopping, except when the database fails, which rolls
- * the batch back whole.
+ * guarded writer in one transaction, then record the checkpoint. Up to {@code parallelism} batches are
+ * written at once, each on its own connection, while this thread reads the next; a batch that shares a
+ * case with a batch still being written waits for it ({@link BatchWindow}), so every case's rows are
+ * applied in the snapshot's order. Checkpoints advance in batch order, only over committed batches.
+ *
+ * <p>A run that stops early applies and checkpoints every good row it read before stopping, except
+ * when the database fails, which rolls that batch back whole; the checkpoint and the counts then stop
+ * before it (later batches that did commit are applied again, harmlessly, by a resumed run).
  */
 final class SnapshotLoad {
 
     /** Why the loop ended. */
     enum Stop { END, MAX_BATCHES, MAX_ERRORS, SOURCE_FAILED, DATABASE_FAILED }
 
-    record Settings(int batchSize, boolean dryRun, long maxErrors, long maxBatches, Path checkpoint) {
+    record Settings(int batchSize, int parallelism, boolean dryRun, long maxErrors, long maxBatches, Path checkpoint) {
     }
 
     record Result(Stop stop, Tally tally, long lastLine, String failure, long readThisRun) {
+    }
+
+    /** A batch handed to a writer, with where the source and the read counts stood at its end. */
+    private record Batch(long number, int rows, long lastLine, long recordsDone, long rejectsBytes, long read,
+                         long rejected, boolean last, Future<ApplyResult> applying) {
     }
 
     private final AssignmentWriter writer;
@@ -49,11 +66,31 @@ final class SnapshotLoad {
 
     /** @param from the checkpoint the source was already positioned after, or null for a fresh run */
     Result run(SnapshotSource source, RejectsFile rejects, Checkpoint from, Progress progress) {
-        Tally tally = from == null ? new Tally() : from.tally();
-        long readBefore = tally.read;
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService writers = Executors.newFixedThreadPool(settings.parallelism(), task -> {
+            Thread thread = new Thread(task, "backfill-writer-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            return load(source, rejects, from, progress, writers);
+        } finally {
+            writers.shutdown();
+            awaitQuietly(writers);
+        }
+    }
+
+    private Result load(SnapshotSource source, RejectsFile rejects, Checkpoint from, Progress progress,
+                        ExecutorService writers) {
+        Tally committed = from == null ? new Tally() : from.tally();
+        long readBefore = committed.read;
+        long read = committed.read;
+        long rejected = committed.rejected;
         long lastLine = from == null ? 0 : from.lastLine();
+        long committedLine = lastLine;
         long batches = from == null ? 0 : from.batches();
         long batchesThisRun = 0;
+        BatchWindow<Batch> window = new BatchWindow<>(settings.parallelism());
         Stop stop = null;
         String failure = null;
         while (stop == null) {
@@ -66,16 +103,16 @@ final class SnapshotLoad {
                         end = true;
                         break;
                     }
-                    tally.read++;
+                    read++;
                     lastLine = record.line();
                     if (record instanceof SnapshotRow row) {
                         updates.add(row.toUpdate());
                     } else {
                         rejects.write((BadRow) record);
-                        tally.rejected++;
-                        if (settings.maxErrors() >= 0 && tally.rejected > settings.maxErrors()) {
+                        rejected++;
+                        if (settings.maxErrors() >= 0 && rejected > settings.maxErrors()) {
                             stop = Stop.MAX_ERRORS;
-                            failure = tally.rejected + " rejected rows exceed --max-errors " + settings.maxErrors();
+                            failure = rejected + " rejected rows exceed --max-errors " + settings.maxErrors();
                         }
                     }
                 }
@@ -83,28 +120,89 @@ final class SnapshotLoad {
                 stop = Stop.SOURCE_FAILED;
                 failure = e.getMessage();
             }
-            if (!updates.isEmpty()) {
-                try {
-                    tally.add(updates.size(), apply(updates));
-                } catch (DataAccessException | TransactionException e) {
-                    return new Result(Stop.DATABASE_FAILED, tally, lastLine, "the database refused the batch ending at line "
-                            + lastLine + " (nothing of it was applied): " + NestedExceptionUtils.getMostSpecificCause(e).getMessage(),
-                            tally.read - readBefore);
-                }
-            }
             if (end && stop == null) {
                 stop = Stop.END;
             }
             batches++;
             batchesThisRun++;
-            checkpoint(source, rejects, tally, lastLine, batches, stop == Stop.END);
-            progress.update(tally.read, source.fractionDone(), "line " + lastLine);
             if (stop == null && settings.maxBatches() > 0 && batchesThisRun >= settings.maxBatches()) {
                 stop = Stop.MAX_BATCHES;
             }
+            var cases = updates.stream().map(AssignmentUpdate::caseId).toList();
+            while (window.mustWait(cases)) {
+                Batch oldest = window.removeOldest();
+                String refused = complete(oldest, committed, source, rejects);
+                if (refused != null) {
+                    return databaseFailed(window, committed, committedLine, refused, readBefore);
+                }
+                committedLine = oldest.lastLine();
+            }
+            Future<ApplyResult> applying = updates.isEmpty()
+                    ? CompletableFuture.completedFuture(null)
+                    : writers.submit(() -> apply(updates));
+            window.add(cases, new Batch(batches, updates.size(), lastLine, source.recordsRead(), rejects.flush(), read,
+                    rejected, stop == Stop.END, applying));
+            progress.update(read, source.fractionDone(), "line " + lastLine);
         }
-        progress.finish(tally.read, source.fractionDone());
-        return new Result(stop, tally, lastLine, failure, tally.read - readBefore);
+        while (!window.isEmpty()) {
+            Batch oldest = window.removeOldest();
+            String refused = complete(oldest, committed, source, rejects);
+            if (refused != null) {
+                return databaseFailed(window, committed, committedLine, refused, readBefore);
+            }
+            committedLine = oldest.lastLine();
+        }
+        progress.finish(read, source.fractionDone());
+        return new Result(stop, committed, lastLine, failure, committed.read - readBefore);
+    }
+
+    /**
+     * Waits for the oldest batch, counts it and records the checkpoint after it.
+     *
+     * @return null, or why the database refused the batch (nothing of it was applied)
+     */
+    private String complete(Batch batch, Tally committed, SnapshotSource source, RejectsFile rejects) {
+        ApplyResult result;
+        try {
+            result = batch.applying().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while waiting for the batch ending at line " + batch.lastLine();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof DataAccessException || cause instanceof TransactionException) {
+                return "the database refused the batch ending at line " + batch.lastLine()
+                        + " (nothing of it was applied): " + NestedExceptionUtils.getMostSpecificCause(cause).getMessage();
+            }
+            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
+        }
+        if (result != null) {
+            committed.add(batch.rows(), result);
+        }
+        committed.read = batch.read();
+        committed.rejected = batch.rejected();
+        if (settings.checkpoint() != null) {
+            new Checkpoint(source.identity(), batch.recordsDone(), batch.lastLine(), rejects.path().toString(),
+                    batch.rejectsBytes(), batch.number(), committed, batch.last(), Instant.now().toString())
+                    .write(settings.checkpoint());
+        }
+        return null;
+    }
+
+    /** Lets the batches still being written finish (they commit or roll back on their own), then reports. */
+    private Result databaseFailed(BatchWindow<Batch> window, Tally committed, long committedLine, String refused,
+                                  long readBefore) {
+        while (!window.isEmpty()) {
+            try {
+                window.removeOldest().applying().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (ExecutionException e) {
+                // that batch rolled back too; the checkpoint already stops before the refused one
+            }
+        }
+        return new Result(Stop.DATABASE_FAILED, committed, committedLine, refused, committed.read - readBefore);
     }
 
     private ApplyResult apply(List<AssignmentUpdate> updates) {
@@ -117,12 +215,11 @@ final class SnapshotLoad {
         });
     }
 
-    private void checkpoint(SnapshotSource source, RejectsFile rejects, Tally tally, long lastLine, long batches,
-                            boolean complete) {
-        long rejectsBytes = rejects.flush();
-        if (settings.checkpoint() != null) {
-            new Checkpoint(source.identity(), source.recordsRead(), lastLine, rejects.path().toString(), rejectsBytes,
-                    batches, tally, complete, Instant.now().toString()).write(settings.checkpoint());
+    private static void awaitQuietly(ExecutorService writers) {
+        try {
+            writers.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -31,7 +31,7 @@ import picocli.CommandLine;
  * <pre>{@code
  * ./mvnw -B -ntp -q -pl backfill -am test-compile
  * java -cp "$(cat backfill/target/test-classpath.txt):backfill/target/classes:backfill/target/test-classes" \
- *     org.caseassignments.backfill.assignments.BackfillPerformance 1000000 20000
+ *     org.caseassignments.backfill.assignments.BackfillPerformance 1000000 20000 2    # rows, --batch-size, --parallelism
  * }</pre>
  */
 public final class BackfillPerformance {
@@ -57,14 +57,15 @@ public final class BackfillPerformance {
     public static void main(String[] args) throws Exception {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int batchSize = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
+        int parallelism = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         TestDatabase db = TestDatabase.migrated();
         if (System.getenv("BENCH_JIT_OFF") != null) { db.jdbc().execute("ALTER DATABASE " + db.name() + " SET jit = off"); }
         Path dir = Files.createTempDirectory("backfill-bench");
         Path seed = dir.resolve("seed.csv");
         Path snapshot = dir.resolve("snapshot.csv");
         generate(rows, seed, snapshot);
-        System.out.printf(Locale.ROOT, "%,d rows, snapshot %,d bytes, batch size %,d, PostgreSQL %s%n", rows, Files.size(snapshot),
-                batchSize, db.jdbc().queryForObject("SHOW server_version", String.class));
+        System.out.printf(Locale.ROOT, "%,d rows, snapshot %,d bytes, batch size %,d, parallelism %d, PostgreSQL %s%n", rows,
+                Files.size(snapshot), batchSize, parallelism, db.jdbc().queryForObject("SHOW server_version", String.class));
 
         // application.yml reads these, as it does from the environment in production
         System.setProperty("DATABASE_URL", db.jdbcUrl());
@@ -77,7 +78,7 @@ public final class BackfillPerformance {
                 reseed(db, seed);
                 double ceiling = rows / ceilingSeconds(db, snapshot);
                 reseed(db, seed);
-                double backfill = rows / backfillSeconds(cli, snapshot, batchSize, dir);
+                double backfill = rows / backfillSeconds(cli, snapshot, batchSize, parallelism, dir);
                 System.out.printf(Locale.ROOT, "round %d: ceiling (COPY + one guarded INSERT…SELECT) %,.0f rows/s; "
                         + "backfill assignments %,.0f rows/s = %.0f%% of the ceiling%n", round, ceiling, backfill,
                         100 * backfill / ceiling);
@@ -139,12 +140,13 @@ public final class BackfillPerformance {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private static double backfillSeconds(CommandLine cli, Path snapshot, int batchSize, Path dir) {
+    private static double backfillSeconds(CommandLine cli, Path snapshot, int batchSize, int parallelism, Path dir) {
         StringWriter out = new StringWriter();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(System.err, true));
         long start = System.nanoTime();
         int exit = cli.execute("assignments", "--file", snapshot.toString(), "--batch-size", Integer.toString(batchSize),
+                "--parallelism", Integer.toString(parallelism),
                 "--progress", "none", "--rejects", dir.resolve("rejects.csv").toString());
         double seconds = (System.nanoTime() - start) / 1e9;
         if (exit != 0) {
