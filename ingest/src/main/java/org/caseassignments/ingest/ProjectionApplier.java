@@ -23,12 +23,20 @@ public final class ProjectionApplier {
 
     /** One transaction; on failure nothing of the batch is applied and the exception propagates for a retry. */
     public ApplyResult apply(List<AssignmentUpdate> batch) {
+        return apply(batch, batch.size());
+    }
+
+    /**
+     * As {@link #apply(List)}, for updates already reduced from {@code events} events (the rest were
+     * superseded by a higher revision of the same case): the meters count every event.
+     */
+    public ApplyResult apply(List<AssignmentUpdate> batch, int events) {
         if (batch.isEmpty()) {
             return new ApplyResult(0, List.of(), List.of(), 0, 0, 0);
         }
         long start = System.nanoTime();
         ApplyResult result = transaction.execute(status -> writer.apply(batch));
-        metrics.batchApplied(batch.size(), result, Duration.ofNanos(System.nanoTime() - start));
+        metrics.batchApplied(events, result, Duration.ofNanos(System.nanoTime() - start));
         return result;
     }
 }

@@ -15,19 +15,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * application.yml. The Kafka bootstrap servers and client security are Spring Boot's
  * {@code spring.kafka.*} settings, shared by every client of the projector.
  *
- * @param applicationId Kafka Streams application id: names the input consumer group, the state
- *                      store's changelog topic and, with {@code .sink}, the sink's consumer group
- * @param topics        topic names
- * @param partitions    partitions of the topics the projector creates when they do not exist
- * @param registryUrl   Confluent-compatible schema registry; empty for single-object encoding
- * @param streams       the decode-and-filter stage
- * @param sink          the PostgreSQL stage
+ * @param applicationId      Kafka Streams application id: names the input consumer group and, when the
+ *                           projection is published, the revision store's changelog topic
+ * @param topics             topic names
+ * @param partitions         partitions of the topics the projector creates when they do not exist
+ * @param registryUrl        Confluent-compatible schema registry; empty for single-object encoding
+ * @param publishAssignments also publish every forward change to the compacted {@code case.assignments} topic
+ * @param streams            the Kafka Streams application
+ * @param sink               the PostgreSQL stage
  */
 @ConfigurationProperties("projector")
 public record ProjectorProperties(@DefaultValue("case-assignments-projector") String applicationId,
                                   @DefaultValue Topics topics,
                                   @DefaultValue("3") int partitions,
                                   String registryUrl,
+                                  @DefaultValue("false") boolean publishAssignments,
                                   @DefaultValue Streams streams,
                                   @DefaultValue Sink sink) {
 
@@ -37,30 +39,27 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
     }
 
     /**
-     * @param stateDir       where the monotonic filter's RocksDB store lives (Kafka Streams' default when empty)
-     * @param commitInterval how often the Streams transaction commits: input offsets, store changes and
-     *                       output records become visible together
+     * @param stateDir       where Kafka Streams keeps its state (the revision store, when the projection is published)
+     * @param commitInterval how often Kafka Streams commits at the latest: the longest an event waits to be
+     *                       written while the projector is behind (earlier when it keeps up; see {@link Sink})
      * @param threads        stream threads of this instance
      */
     public record Streams(String stateDir,
-                          @DefaultValue("100ms") Duration commitInterval,
+                          @DefaultValue("15s") Duration commitInterval,
                           @DefaultValue("1") int threads) {
     }
 
     /**
-     * @param groupId        consumer group of the sink; {@code <applicationId>.sink} when empty
-     * @param maxBatchEvents most records applied in one PostgreSQL transaction ({@code max.poll.records})
-     * @param maxBatchWait   how long the broker may hold a fetch to fill a batch ({@code fetch.max.wait.ms})
-     * @param minBatchBytes  bytes the broker waits for before answering a fetch early ({@code fetch.min.bytes})
-     * @param concurrency    sink consumers in this instance, each with its own transaction; at most one per
-     *                       partition is busy, so the default matches the default partition count
-     * @param retry          backoff while PostgreSQL fails
+     * @param checkEvery      how often each task checks whether to commit (and so write) what it gathered
+     * @param freshWithin     events at most this old are live: a task holding them commits at its next check
+     * @param quietAfter      a task that received no event for this long (while not writing) commits too
+     * @param maxPendingCases distinct cases a task gathers at most before it commits
+     * @param retry           backoff while PostgreSQL fails
      */
-    public record Sink(String groupId,
-                       @DefaultValue("5000") int maxBatchEvents,
-                       @DefaultValue("200ms") Duration maxBatchWait,
-                       @DefaultValue("1") int minBatchBytes,
-                       @DefaultValue("3") int concurrency,
+    public record Sink(@DefaultValue("100ms") Duration checkEvery,
+                       @DefaultValue("1s") Duration freshWithin,
+                       @DefaultValue("500ms") Duration quietAfter,
+                       @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue Retry retry) {
     }
 
@@ -68,10 +67,6 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
     public record Retry(@DefaultValue("200ms") Duration initialInterval,
                         @DefaultValue("2.0") double multiplier,
                         @DefaultValue("10s") Duration maxInterval) {
-    }
-
-    public String sinkGroupId() {
-        return sink.groupId() == null || sink.groupId().isBlank() ? applicationId + ".sink" : sink.groupId();
     }
 
     /** Serde settings: the shared Kafka client properties, plus the registry URL when one is configured. */

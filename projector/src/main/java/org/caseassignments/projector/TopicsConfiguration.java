@@ -20,8 +20,10 @@ class TopicsConfiguration {
         for (String events : properties.topics().events()) {
             topics.add(TopicBuilder.name(events).partitions(properties.partitions()).build());
         }
-        topics.add(TopicBuilder.name(properties.topics().assignments()).partitions(properties.partitions())
-                .config(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT).build());
+        if (properties.publishAssignments()) {
+            topics.add(TopicBuilder.name(properties.topics().assignments()).partitions(properties.partitions())
+                    .config(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT).build());
+        }
         topics.add(TopicBuilder.name(properties.topics().deadLetter()).partitions(properties.partitions()).build());
         return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
     }

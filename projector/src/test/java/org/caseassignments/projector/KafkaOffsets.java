@@ -47,25 +47,11 @@ final class KafkaOffsets {
 
     /** Whether the group has committed every partition of a plainly written topic up to its end. */
     static boolean caughtUp(String groupId, String topic, int partitions) {
-        return caughtUp(groupId, topic, partitions, 0);
-    }
-
-    /**
-     * Whether the group has committed every partition of a topic written in Kafka transactions (as
-     * the Streams stage writes {@code case.assignments}) up to its last record. Such a partition ends
-     * with a commit marker that takes an offset but is never delivered, so a consumer that read every
-     * record has committed the end offset minus one.
-     */
-    static boolean caughtUpTransactional(String groupId, String topic, int partitions) {
-        return caughtUp(groupId, topic, partitions, 1);
-    }
-
-    private static boolean caughtUp(String groupId, String topic, int partitions, int trailingMarkers) {
         Map<Integer, Long> end = end(topic, partitions);
         Map<Integer, Long> committed = committed(groupId, topic);
         Set<Integer> written = end.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
-        return written.stream().allMatch(p -> committed.get(p) != null && committed.get(p) >= end.get(p) - trailingMarkers);
+        return written.stream().allMatch(p -> committed.get(p) != null && committed.get(p) >= end.get(p));
     }
 
     private static Admin admin() {

@@ -50,7 +50,8 @@ class ProjectorApplicationIntegrationTests {
 
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
             Set<String> topics = admin.listTopics().names().get();
-            assertThat(topics).contains(EVENTS, EVENTS + ".assignments", EVENTS + ".dlq");
+            assertThat(topics).contains(EVENTS, EVENTS + ".dlq");
+            assertThat(topics).as("published only with projector.publish-assignments").doesNotContain(EVENTS + ".assignments");
         }
 
         String health = RestClient.create("http://localhost:" + managementPort).get().uri("/actuator/health")

@@ -15,8 +15,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.caseassignments.schemas.events.CaseAssignment;
+import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.Ingested;
 import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
@@ -45,7 +47,7 @@ class ProjectorCrashIntegrationTests {
         try (ProjectorProcess crashing = ProjectorProcess.start(properties);
              EventPublisher publisher = new EventPublisher();
              Connection blocker = DB.dataSource().getConnection()) {
-            // Given the projector's sink inside a database transaction that cannot proceed
+            // Given the projector inside a database transaction that cannot proceed
             blocker.setAutoCommit(false);
             try (Statement lock = blocker.createStatement()) {
                 lock.execute("LOCK TABLE case_assignments IN SHARE MODE");
@@ -62,9 +64,9 @@ class ProjectorCrashIntegrationTests {
             blocker.rollback();
         }
 
-        // Then none of its offsets was committed, though its changes were published and never reached the database
-        assertThat(KafkaOffsets.committed(applicationId + ".sink", topics.assignments())).isEmpty();
-        assertThat(KafkaOffsets.end(topics.assignments(), 3).values()).anySatisfy(end -> assertThat(end).isPositive());
+        // Then none of its input offsets was committed: those events never reached the database
+        assertThat(KafkaOffsets.committed(applicationId, topics.events())).isEmpty();
+        assertThat(KafkaOffsets.end(topics.events(), 3).values()).anySatisfy(end -> assertThat(end).isPositive());
         assertCommittedOffsetsCoveredByTheDatabase(topics, applicationId);
 
         // And a new instance on the same state directory, with the rest of the history, reaches the oracle
@@ -83,7 +85,7 @@ class ProjectorCrashIntegrationTests {
         String applicationId = ProjectorInstance.uniqueApplicationId();
         Map<String, String> properties = ProjectorInstance.properties(DB, topics, applicationId);
         // Small batches, so the kill lands between many database commits.
-        properties.put("projector.sink.max-batch-events", "200");
+        properties.put("projector.sink.max-pending-cases", "200");
         try (ProjectorProcess crashing = ProjectorProcess.start(properties);
              EventPublisher publisher = new EventPublisher()) {
             // Given a projector in the middle of the stream: some cases applied, most not yet
@@ -110,11 +112,11 @@ class ProjectorCrashIntegrationTests {
                 .filter(caseId -> projection.containsKey(caseId) && projection.get(caseId).revision() >= 0).count();
     }
 
-    /** Each case.assignments record below the sink's committed offset has its revision (or a higher one) applied. */
+    /** Each input event below the projector's committed offsets has its revision (or a higher one) applied. */
     private void assertCommittedOffsetsCoveredByTheDatabase(ProjectorTopics topics, String applicationId) {
-        Map<Integer, Long> committed = KafkaOffsets.committed(applicationId + ".sink", topics.assignments());
+        Map<Integer, Long> committed = KafkaOffsets.committed(applicationId, topics.events());
         Map<UUID, ProjectionRows.Assignment> projection = ProjectionRows.projection(jdbc);
-        AvroEventCodec codec = AvroEventCodec.singleObject();
+        CaseEventReader reader = new CaseEventReader(AvroEventCodec.singleObject());
         List<String> ahead = new ArrayList<>();
         int checked = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
@@ -122,7 +124,7 @@ class ProjectorCrashIntegrationTests {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             for (Map.Entry<Integer, Long> partition : committed.entrySet()) {
-                TopicPartition tp = new TopicPartition(topics.assignments(), partition.getKey());
+                TopicPartition tp = new TopicPartition(topics.events(), partition.getKey());
                 consumer.assign(List.of(tp));
                 consumer.seekToBeginning(List.of(tp));
                 while (consumer.position(tp) < partition.getValue()) {
@@ -130,16 +132,16 @@ class ProjectorCrashIntegrationTests {
                         if (record.offset() >= partition.getValue()) {
                             break;
                         }
-                        CaseAssignment assignment = (CaseAssignment) codec.decode(record.value());
-                        ProjectionRows.Assignment applied = projection.get(UUID.fromString(assignment.getCaseId()));
+                        AssignmentUpdate update = ((Ingested.Accepted) reader.read(record.value())).update();
+                        ProjectionRows.Assignment applied = projection.get(update.caseId());
                         checked++;
-                        if (applied == null || applied.revision() < assignment.getAssignmentRevision()) {
-                            ahead.add(tp + "@" + record.offset() + " " + assignment + " but the database has " + applied);
+                        if (applied == null || applied.revision() < update.revision()) {
+                            ahead.add(tp + "@" + record.offset() + " " + update + " but the database has " + applied);
                         }
                     }
                 }
             }
         }
-        assertThat(ahead).as("records committed by the sink (%d checked) but not in PostgreSQL", checked).isEmpty();
+        assertThat(ahead).as("events committed by the projector (%d checked) but not in PostgreSQL", checked).isEmpty();
     }
 }

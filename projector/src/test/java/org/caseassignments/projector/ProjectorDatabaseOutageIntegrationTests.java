@@ -22,7 +22,7 @@ import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescripto
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** PostgreSQL refusing connections: the sink retries, reports DOWN, commits nothing, and resumes by itself. */
+/** PostgreSQL refusing connections: the projector retries, reports DOWN, commits no offset, and resumes by itself. */
 class ProjectorDatabaseOutageIntegrationTests {
 
     private static final TestDatabase DB = TestDatabase.migrated();
@@ -30,14 +30,14 @@ class ProjectorDatabaseOutageIntegrationTests {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private static ProjectorInstance projector;
-    private static String sinkGroup;
+    private static String group;
 
     private final JdbcTemplate jdbc = DB.jdbc();
 
     @BeforeAll
     static void startProjector() {
         String applicationId = ProjectorInstance.uniqueApplicationId();
-        sinkGroup = applicationId + ".sink";
+        group = applicationId;
         Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, applicationId);
         properties.put("spring.datasource.hikari.connection-timeout", "500");
         projector = ProjectorInstance.start(properties);
@@ -58,26 +58,26 @@ class ProjectorDatabaseOutageIntegrationTests {
                      DB.username(), DB.password())) {
             // Given a projector that has applied and committed what it received so far
             publisher.publishInOrder(TOPICS.events(), List.of(CaseEvents.created(before).build()));
-            await().atMost(TIMEOUT).until(() -> KafkaOffsets.caughtUpTransactional(sinkGroup, TOPICS.assignments(), 3)
-                    && !KafkaOffsets.committed(sinkGroup, TOPICS.assignments()).isEmpty());
-            Map<Integer, Long> committedBefore = KafkaOffsets.committed(sinkGroup, TOPICS.assignments());
+            await().atMost(TIMEOUT).until(() -> KafkaOffsets.caughtUp(group, TOPICS.events(), 3)
+                    && !KafkaOffsets.committed(group, TOPICS.events()).isEmpty());
+            Map<Integer, Long> committedBefore = KafkaOffsets.committed(group, TOPICS.events());
 
             // When PostgreSQL refuses every new connection to the database and drops the open ones
             refuseConnections(admin, true);
             publisher.publishInOrder(TOPICS.events(), List.of(CaseEvents.created(during).worker("w-0").build(),
                     CaseEvents.changed(during, 1).worker("w-1").build()));
 
-            // Then the sink keeps retrying and reports DOWN, the changes wait on case.assignments,
-            // and no offset past the unapplied records is committed
+            // Then the projector keeps retrying and reports DOWN, and no input offset moves past the
+            // unapplied events
             await().atMost(TIMEOUT).untilAsserted(() -> {
                 assertThat(projector.health("projectionSink")).isEqualTo(Status.DOWN);
                 assertThat(failedAttempts()).isGreaterThanOrEqualTo(3);
             });
             assertThat(projector.health()).isEqualTo(Status.DOWN);
-            Map<Integer, Long> end = KafkaOffsets.end(TOPICS.assignments(), 3);
+            Map<Integer, Long> end = KafkaOffsets.end(TOPICS.events(), 3);
             assertThat(end.values().stream().mapToLong(Long::longValue).sum())
                     .isGreaterThan(committedBefore.values().stream().mapToLong(Long::longValue).sum());
-            assertThat(KafkaOffsets.committed(sinkGroup, TOPICS.assignments())).isEqualTo(committedBefore);
+            assertThat(KafkaOffsets.committed(group, TOPICS.events())).isEqualTo(committedBefore);
 
             refuseConnections(admin, false);
         }
@@ -87,7 +87,7 @@ class ProjectorDatabaseOutageIntegrationTests {
                 "SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class, during)).isEqualTo(1L));
         await().atMost(TIMEOUT).untilAsserted(() -> {
             assertThat(projector.health("projectionSink")).isEqualTo(Status.UP);
-            assertThat(KafkaOffsets.caughtUpTransactional(sinkGroup, TOPICS.assignments(), 3)).isTrue();
+            assertThat(KafkaOffsets.caughtUp(group, TOPICS.events(), 3)).isTrue();
         });
     }
 

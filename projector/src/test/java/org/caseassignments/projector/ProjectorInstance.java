@@ -16,7 +16,6 @@ import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 
 /**
  * The projector application, started in this JVM against a test database and a test class's own
@@ -75,11 +74,6 @@ final class ProjectorInstance implements AutoCloseable {
 
     KafkaStreams streams() {
         return context.getBean(StreamsBuilderFactoryBean.class).getKafkaStreams();
-    }
-
-    @SuppressWarnings("unchecked")
-    ConcurrentMessageListenerContainer<byte[], byte[]> sinkContainer() {
-        return context.getBean("projectionSinkContainer", ConcurrentMessageListenerContainer.class);
     }
 
     Status health() {

@@ -33,14 +33,12 @@ class ProjectorReplayIntegrationTests {
         }
         List<Map<String, Object>> before = ProjectionRows.snapshotWithXmin(jdbc);
 
-        // A new application id: an empty revision store and a new sink group, so every event is decoded,
-        // passes the filter and is applied again, and the sink also re-reads the first run's records.
+        // A new application id: a new consumer group, so every event is decoded and applied again; the
+        // offsets are committed only after the database took each batch.
         String replay = ProjectorInstance.uniqueApplicationId();
         try (ProjectorInstance again = ProjectorInstance.start(DB, TOPICS, replay)) {
-            await("the replay consuming every event and every projection record").atMost(TIMEOUT)
-                    .until(() -> KafkaOffsets.caughtUp(replay, TOPICS.events(), TOPICS.partitions())
-                            && KafkaOffsets.caughtUpTransactional(replay + ".sink", TOPICS.assignments(),
-                            TOPICS.partitions()));
+            await("the replay consuming every event").atMost(TIMEOUT)
+                    .until(() -> KafkaOffsets.caughtUp(replay, TOPICS.events(), TOPICS.partitions()));
         }
 
         assertThat(ProjectionRows.snapshotWithXmin(jdbc)).isEqualTo(before);

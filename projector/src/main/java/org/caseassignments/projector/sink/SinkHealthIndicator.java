@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,10 +12,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * DOWN from a consumer's first failed attempt to apply a batch until that consumer applies a batch
- * again — its partitions are not advancing meanwhile — or while the consumers are not running.
- * Tracked per consumer thread, so one consumer's success does not hide another's failure. Logs the
- * start and the end of each failure streak once.
+ * DOWN from a stream thread's first failed attempt to apply a batch until that thread applies a batch
+ * again — its partitions are not advancing meanwhile. Tracked per thread, so one thread's success does
+ * not hide another's failure. Logs the start and the end of each failure streak once. (Whether the
+ * stream threads run at all is the {@code kafkaStreams} health.)
  */
 final class SinkHealthIndicator implements HealthIndicator {
 
@@ -28,29 +27,20 @@ final class SinkHealthIndicator implements HealthIndicator {
     private final Clock clock;
     private final Map<String, Failure> failing = new ConcurrentHashMap<>();
     private volatile Instant lastAppliedAt;
-    private volatile BooleanSupplier consuming = () -> true;
 
     SinkHealthIndicator(Clock clock) {
         this.clock = clock;
     }
 
-    /** Also DOWN while this says the sink's consumers are not running. */
-    void watch(BooleanSupplier consuming) {
-        this.consuming = consuming;
-    }
-
     @Override
     public Health health() {
-        if (!consuming.getAsBoolean()) {
-            return Health.down().withDetail("consumer", "not running").build();
-        }
         Failure oldest = failing.values().stream().min(Comparator.comparing(Failure::since)).orElse(null);
         if (oldest != null) {
             return Health.down()
                     .withDetail("failingSince", oldest.since().toString())
                     .withDetail("failedAttempts", oldest.attempts())
                     .withDetail("error", oldest.error())
-                    .withDetail("failingConsumers", failing.size())
+                    .withDetail("failingThreads", failing.size())
                     .build();
         }
         Health.Builder up = Health.up();
@@ -60,7 +50,7 @@ final class SinkHealthIndicator implements HealthIndicator {
         return up.build();
     }
 
-    /** Called on the consumer's thread after its batch committed in PostgreSQL. */
+    /** Called on the stream thread after its batch committed in PostgreSQL. */
     void batchApplied(int records) {
         Failure ended = failing.remove(Thread.currentThread().getName());
         if (ended != null) {
@@ -70,7 +60,7 @@ final class SinkHealthIndicator implements HealthIndicator {
         lastAppliedAt = clock.instant();
     }
 
-    /** Called on the consumer's thread for each failed attempt at a batch. */
+    /** Called on the stream thread for each failed attempt at a batch. */
     void attemptFailed(Exception error) {
         Throwable cause = rootCause(error);
         String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();

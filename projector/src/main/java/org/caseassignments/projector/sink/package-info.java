@@ -1,7 +1,9 @@
 /**
- * The PostgreSQL stage of the projector: consumes the compacted {@code case.assignments} topic in
- * batches, applies each batch through the guarded writer in one transaction, and lets the consumer
- * commit its offsets only after that transaction committed. While PostgreSQL fails it retries the
- * same batch with backoff, forever, and reports DOWN.
+ * The PostgreSQL stage of the projector, inside the Kafka Streams application: {@link
+ * org.caseassignments.projector.sink.ProjectionWriter} gathers each task's accepted events in a
+ * {@link org.caseassignments.projector.sink.PendingAssignments} store, one entry per case (the highest
+ * revision), and the store applies them through the guarded writer in one transaction when Kafka
+ * Streams flushes it — which it does before it commits the input offsets. While PostgreSQL fails the
+ * flush retries with backoff and reports DOWN, so no offset moves past an unapplied event.
  */
 package org.caseassignments.projector.sink;

@@ -10,9 +10,10 @@ import org.caseassignments.schemas.events.CaseAssignment;
 import org.caseassignments.store.AssignmentUpdate;
 
 /**
- * Forwards an update only if its revision is higher than every revision seen for its case, and
- * remembers it. A creation is revision 0, so it passes only for a case never seen. This is the
- * database guard applied early, to save the database the work; the database guard stays authoritative.
+ * For the published projection ({@code projector.publish-assignments}): forwards an update only if its
+ * revision is higher than every revision seen for its case, and remembers it. A creation is revision 0,
+ * so it passes only for a case never seen. The database write does not go through it; the database
+ * guard stays authoritative there.
  */
 final class MonotonicFilter implements Processor<String, AssignmentUpdate, String, SpecificRecord> {
 

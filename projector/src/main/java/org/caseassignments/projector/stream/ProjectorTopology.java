@@ -14,13 +14,19 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.projector.sink.PendingAssignments;
+import org.caseassignments.projector.sink.ProjectionWriter;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
+import org.caseassignments.store.AssignmentUpdate;
 
-/** The projector's stream: input events to dead letters and to the compacted projection topic. */
+/**
+ * The projector's stream: input events to dead letters and, through a per-task buffer that Kafka
+ * Streams flushes before each commit, to PostgreSQL; optionally also to the compacted projection topic.
+ */
 final class ProjectorTopology {
 
-    /** Highest revision seen per case id. Changelogged, so it survives a restart on another instance. */
+    /** Highest revision seen per case id, for the published projection. Changelogged, so it survives a restart. */
     static final String REVISIONS_STORE = "case-revisions";
 
     private static final String DEAD_LETTER = "route-dead-letter";
@@ -30,23 +36,27 @@ final class ProjectorTopology {
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry registryRetry;
-
-    ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics) {
-        this(topics, reader, metrics, RegistryRetry.DEFAULT);
-    }
+    private final PendingAssignments.Flusher flusher;
+    private final ProjectionWriter.Pacing pacing;
+    private final boolean publishAssignments;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      RegistryRetry registryRetry) {
+                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, boolean publishAssignments) {
+        this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, pacing, publishAssignments);
+    }
+
+    ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
+                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
         this.registryRetry = registryRetry;
+        this.flusher = flusher;
+        this.pacing = pacing;
+        this.publishAssignments = publishAssignments;
     }
 
     void addTo(StreamsBuilder builder) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(REVISIONS_STORE), Serdes.String(), Serdes.Long()));
-
         // 1. Every input topic as raw bytes: a bad record must reach the dead-letter topic byte for byte.
         KStream<byte[], byte[]> events = builder.stream(topics.eventTopicNames(),
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("case-events"));
@@ -65,12 +75,20 @@ final class ProjectorTopology {
                 .to(topics.deadLetter().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName("dead-letters"));
 
-        // 4. Only a revision higher than any seen for the case goes on, as the projection's own record.
-        Topic<String, SpecificRecord> assignments = topics.assignments();
-        routes.get(UPDATE)
-                .mapValues(decoded -> ((Decoded.Update) decoded).update(), Named.as("update"))
-                .process(() -> new MonotonicFilter(metrics), Named.as("monotonic-filter"), REVISIONS_STORE)
-                .to(assignments.name(), Produced.with(assignments.keySerde(), assignments.valueSerde())
-                        .withName("case-assignments"));
+        // 4. Accepted events into the task's pending batch, written to PostgreSQL before each commit.
+        KStream<String, AssignmentUpdate> updates = routes.get(UPDATE)
+                .mapValues(decoded -> ((Decoded.Update) decoded).update(), Named.as("update"));
+        builder.addStateStore(PendingAssignments.builder(flusher));
+        updates.process(() -> new ProjectionWriter(pacing), Named.as("projection-writer"), PendingAssignments.NAME);
+
+        // 5. Optionally, only a revision higher than any seen for the case goes on, as the projection's own record.
+        if (publishAssignments) {
+            builder.addStateStore(Stores.keyValueStoreBuilder(
+                    Stores.persistentKeyValueStore(REVISIONS_STORE), Serdes.String(), Serdes.Long()));
+            Topic<String, SpecificRecord> assignments = topics.assignments();
+            updates.process(() -> new MonotonicFilter(metrics), Named.as("monotonic-filter"), REVISIONS_STORE)
+                    .to(assignments.name(), Produced.with(assignments.keySerde(), assignments.valueSerde())
+                            .withName("case-assignments"));
+        }
     }
 }

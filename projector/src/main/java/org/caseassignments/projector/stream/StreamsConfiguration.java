@@ -2,12 +2,15 @@ package org.caseassignments.projector.stream;
 
 import java.util.Map;
 
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
+import org.caseassignments.projector.sink.PendingAssignments;
+import org.caseassignments.projector.sink.ProjectionWriter;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +25,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Runs {@link ProjectorTopology} through spring-kafka's {@code StreamsBuilderFactoryBean}, exactly
- * once: input offsets, store changes, dead letters and projection records commit in one Kafka
- * transaction, so after any crash the store holds a revision only if {@code case.assignments} does.
+ * once: input offsets, dead letters and (when published) revision-store changes and projection records
+ * commit in one Kafka transaction. Before each commit Kafka Streams flushes the pending batch into
+ * PostgreSQL, so the input offsets never move past an event the database does not have.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableKafkaStreams
@@ -39,6 +43,11 @@ class StreamsConfiguration {
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, streams.commitInterval().toMillis());
         config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streams.threads());
+        // Kafka Streams refuses a transaction timeout below the commit interval; a crashed instance's open
+        // transaction holds up its successor for at most this long.
+        config.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                (int) Math.max(10_000, 2 * streams.commitInterval().toMillis()));
+
         if (streams.stateDir() != null && !streams.stateDir().isBlank()) {
             config.put(StreamsConfig.STATE_DIR_CONFIG, streams.stateDir());
         }
@@ -47,8 +56,13 @@ class StreamsConfiguration {
 
     @Bean
     ProjectorTopology projectorTopology(StreamsBuilder builder, CaseTopics topics, CaseEventReader reader,
-                                        IngestMetrics metrics) {
-        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics);
+                                        IngestMetrics metrics, PendingAssignments.Flusher flusher,
+                                        ProjectorProperties properties) {
+        ProjectorProperties.Sink sink = properties.sink();
+        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher,
+                new ProjectionWriter.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
+                        sink.maxPendingCases()),
+                properties.publishAssignments());
         topology.addTo(builder);
         return topology;
     }

@@ -1,0 +1,146 @@
+package org.caseassignments.projector.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.caseassignments.store.AssignmentUpdate;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** When a task asks to commit, which flushes its pending cases into PostgreSQL, and what the flush gets. */
+class ProjectionWriterTests {
+
+    /** Ahead of the real clock, so no batch written earlier on this thread counts as recent. */
+    private static final long NOW = System.currentTimeMillis() + 3_600_000L;
+    private static final Duration FRESH = Duration.ofSeconds(1);
+
+    private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
+    private final List<Integer> flushedEvents = new ArrayList<>();
+    private MockProcessorContext<Void, Void> context;
+    private PendingAssignments pending;
+    private ProjectionWriter writer;
+
+    @BeforeEach
+    void init() {
+        context = new MockProcessorContext<>();
+        pending = PendingAssignments.builder((updates, events) -> {
+            flushed.add(List.copyOf(updates));
+            flushedEvents.add(events);
+        }).build();
+        pending.init(context.getStateStoreContext(), pending);
+        context.addStateStore(pending);
+        writer = new ProjectionWriter(new ProjectionWriter.Pacing(Duration.ofMillis(100), FRESH, Duration.ofMillis(100), 3));
+        writer.init(context);
+    }
+
+    private void process(UUID caseId, long revision, long timestamp) {
+        process(caseId, revision, timestamp, NOW);
+    }
+
+    /** At wall-clock time {@code at}, an event written at {@code timestamp}. */
+    private void process(UUID caseId, long revision, long timestamp, long at) {
+        context.setCurrentSystemTimeMs(at);
+        writer.process(new Record<>(caseId.toString(), AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision),
+                timestamp));
+    }
+
+    private void check(long now) {
+        context.scheduledPunctuators().get(0).getPunctuator().punctuate(now);
+    }
+
+    @Test
+    void shouldAskToCommitAtTheNextCheckWhileEventsAreLive() {
+        process(UUID.randomUUID(), 1, NOW - 200);
+        assertThat(context.committed()).isFalse();
+
+        check(NOW);
+
+        assertThat(context.committed()).isTrue();
+    }
+
+    @Test
+    void shouldKeepGatheringOldEventsWhileTheyKeepComingAndCommitOnceTheInputGoesQuiet() {
+        UUID caseId = UUID.randomUUID();
+        process(caseId, 1, NOW - 60_000, NOW);
+        check(NOW + 50);
+        process(caseId, 2, NOW - 59_000, NOW + 60);
+        check(NOW + 100);
+        assertThat(context.committed()).as("behind, and events still arriving").isFalse();
+
+        check(NOW + 160);
+
+        assertThat(context.committed()).as("no event for a whole check interval").isTrue();
+    }
+
+    @Test
+    void shouldNotTakeTheTimeItsThreadSpentWritingABatchForAQuietInput() {
+        long realNow = System.currentTimeMillis();
+        PendingAssignments other = PendingAssignments.builder((updates, events) -> { }).build();
+        process(UUID.randomUUID(), 1, realNow - 60_000, realNow - 1_000);
+        other.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
+        other.flushCache(); // another task on this thread writes a batch, ending about now
+
+        check(System.currentTimeMillis() + 50);
+
+        assertThat(context.committed()).as("no event for a second, but the thread was busy writing, not idle").isFalse();
+
+        check(System.currentTimeMillis() + 150);
+
+        assertThat(context.committed()).as("idle for a whole check interval after the write").isTrue();
+    }
+
+    @Test
+    void shouldAskToCommitAsSoonAsTheMostPendingCasesAreGathered() {
+        process(UUID.randomUUID(), 1, NOW - 60_000);
+        process(UUID.randomUUID(), 1, NOW - 60_000);
+        assertThat(context.committed()).isFalse();
+
+        process(UUID.randomUUID(), 1, NOW - 60_000);
+
+        assertThat(context.committed()).isTrue();
+    }
+
+    @Test
+    void shouldNotAskToCommitWithNothingPending() {
+        check(NOW);
+        check(NOW + 100);
+        assertThat(context.committed()).isFalse();
+    }
+
+    @Test
+    void shouldFlushTheHighestRevisionOfEachCaseOnceAndCountEveryEvent() {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        process(first, 2, NOW);
+        process(second, 5, NOW);
+        process(first, 1, NOW);
+        process(first, 3, NOW);
+        process(second, 5, NOW);
+
+        pending.flushCache();
+        pending.flushCache();
+
+        assertThat(flushed).hasSize(1);
+        assertThat(flushed.get(0)).extracting(u -> u.caseId() + "@" + u.revision())
+                .containsExactlyInAnyOrder(first + "@3", second + "@5");
+        assertThat(flushedEvents).containsExactly(5);
+        assertThat(pending.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldKeepWhatIsPendingWhenTheFlushFailsSoTheTaskCommitsNothing() {
+        PendingAssignments failing = PendingAssignments.builder((updates, events) -> {
+            throw new IllegalStateException("database away");
+        }).build();
+        failing.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(failing::flushCache).hasMessage("database away");
+        assertThat(failing.cases()).isEqualTo(1);
+    }
+}
