@@ -47,7 +47,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>System properties: {@code cases} (100000), {@code changes} per case (8), {@code extra} duplicated
  * deliveries (100000), {@code swaps} out-of-order pairs (50000), {@code naive.sample} (20000),
- * {@code partitions} (3), {@code seed} (1), {@code baselines} (true), and any {@code projector.*} or
+ * {@code partitions} (3), {@code seed} (1), {@code baselines} (true), {@code warmup} (false: first drain
+ * the same workload once, unmeasured, on topics of its own), and any {@code projector.*} or
  * {@code spring.kafka.*} setting, e.g.
  * {@code -Dprojector.streams.commit-interval=2s}.
  */
@@ -124,6 +125,20 @@ public final class ProjectorPerformance {
         publish(topics.events(), events);
         System.out.printf("published in %.1f s%n", seconds(publishStart));
 
+        if (Boolean.getBoolean("warmup")) {
+            // The same workload on topics and a database of its own, with other case ids, so the measured
+            // run finds the JIT-compiled code paths of a projector that has been running for a while.
+            Random warmRandom = new Random(Long.getLong("seed", 1) + 1);
+            List<UUID> warmIds = new ArrayList<>();
+            for (int c = 0; c < cases; c++) {
+                warmIds.add(new UUID(warmRandom.nextLong(), warmRandom.nextLong()));
+            }
+            List<Event> warmEvents = deliveries(warmRandom, warmIds, changes, extra, swaps);
+            ProjectorTopics warmTopics = ProjectorTopics.unique(partitions).createEvents();
+            publish(warmTopics.events(), warmEvents);
+            double warm = projector(warmTopics, warmIds, changes, warmEvents.size(), warmRandom);
+            System.out.printf("warm-up run (not measured): %,.0f events/s%n", warm);
+        }
         double projector = projector(topics, caseIds, changes, events.size(), random);
         if (!Boolean.parseBoolean(System.getProperty("baselines", "true"))) {
             System.exit(0);
