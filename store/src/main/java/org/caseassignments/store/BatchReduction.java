@@ -18,12 +18,19 @@ public final class BatchReduction {
     private BatchReduction() {
     }
 
+    /**
+     * Of two updates of one case, the one to keep: the higher revision, or on a tie the later one. For
+     * callers that gather updates by case themselves, so every reduction follows this one rule.
+     */
+    public static AssignmentUpdate higherOrLater(AssignmentUpdate kept, AssignmentUpdate candidate) {
+        return candidate.revision() >= kept.revision() ? candidate : kept;
+    }
+
     /** The survivors, sorted by case id: every writer locks projection rows in this one order. */
     public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates) {
         Map<UUID, AssignmentUpdate> byCase = new LinkedHashMap<>();
         for (AssignmentUpdate update : updates) {
-            byCase.merge(update.caseId(), update,
-                    (kept, candidate) -> candidate.revision() >= kept.revision() ? candidate : kept);
+            byCase.merge(update.caseId(), update, BatchReduction::higherOrLater);
         }
         List<AssignmentUpdate> survivors = new ArrayList<>(byCase.values());
         survivors.sort(Comparator.comparing(AssignmentUpdate::caseId));

@@ -12,10 +12,11 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchReduction;
 
 /**
  * A task's accepted events not yet in PostgreSQL, reduced to the highest revision per case (on a tie
- * the later event wins, as in {@code BatchReduction}). Held in memory only: after a crash the
+ * the later event wins: {@link BatchReduction#higherOrLater}). Held in memory only: after a crash the
  * uncommitted input is read again, and the guard makes applying it a second time harmless.
  *
  * <p><b>Why it is a {@link CachedStateStore}.</b> Before a task commits its input offsets, Kafka Streams
@@ -55,8 +56,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     }
 
     void add(AssignmentUpdate update) {
-        byCase.merge(update.caseId(), update,
-                (kept, candidate) -> candidate.revision() >= kept.revision() ? candidate : kept);
+        byCase.merge(update.caseId(), update, BatchReduction::higherOrLater);
         events++;
     }
 

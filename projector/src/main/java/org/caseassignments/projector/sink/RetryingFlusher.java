@@ -1,12 +1,13 @@
 package org.caseassignments.projector.sink;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.caseassignments.ingest.ProjectionApplier;
 import org.caseassignments.projector.ProjectorProperties;
 import org.caseassignments.store.AssignmentUpdate;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Applies a flushed batch in one transaction and retries it with exponential backoff until it commits,
@@ -31,7 +32,11 @@ final class RetryingFlusher implements PendingAssignments.Flusher {
 
     @Override
     public void apply(List<AssignmentUpdate> updates, int events) {
-        Duration wait = retry.initialInterval();
+        ExponentialBackOff backOff = new ExponentialBackOff(retry.initialInterval().toMillis(), retry.multiplier());
+        backOff.setMaxInterval(retry.maxInterval().toMillis());
+        backOff.setMaxElapsedTime(Long.MAX_VALUE);
+        backOff.setMaxAttempts(Integer.MAX_VALUE);
+        BackOffExecution waits = backOff.start();
         while (true) {
             try {
                 applier.apply(updates, events);
@@ -44,15 +49,13 @@ final class RetryingFlusher implements PendingAssignments.Flusher {
                             + " events unapplied; its offsets stay uncommitted and it will be read again", e);
                 }
             }
-            pause(wait);
-            wait = Duration.ofMillis(Math.min(retry.maxInterval().toMillis(),
-                    (long) (wait.toMillis() * retry.multiplier())));
+            pause(waits.nextBackOff());
         }
     }
 
-    private static void pause(Duration wait) {
+    private static void pause(long millis) {
         try {
-            Thread.sleep(wait.toMillis());
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting to retry a batch; its offsets stay uncommitted", e);
