@@ -60,7 +60,7 @@ public final class ProjectorPerformance {
     }
 
     /** CPU time so far, in nanoseconds: of this JVM, its stream threads, and the database's backends. */
-    private record Cpu(long jvm, long streams, long postgres) {
+    private record Cpu(long jvm, long streams, long postgres, Map<String, Long> byThreadGroup) {
 
         static Cpu now(String database) {
             var threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -72,7 +72,35 @@ public final class ProjectorPerformance {
             }
             long jvm = ((com.sun.management.OperatingSystemMXBean)
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-            return new Cpu(jvm, streams, postgresBackends(database));
+            return new Cpu(jvm, streams, postgresBackends(database), threadGroups());
+        }
+
+        /** utime + stime of this JVM's threads from /proc, grouped by name with digits dropped (Linux only). */
+        private static Map<String, Long> threadGroups() {
+            Map<String, Long> groups = new java.util.TreeMap<>();
+            java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+            for (java.io.File task : tasks == null ? new java.io.File[0] : tasks) {
+                try {
+                    String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).strip()
+                            .replaceAll("\\d+", "#");
+                    String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    groups.merge(name, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L, Long::sum);
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the thread ended meanwhile, or this is not Linux
+                }
+            }
+            return groups;
+        }
+
+        /** The thread groups that used the most CPU since {@code before}, in µs per event. */
+        String topThreads(Cpu before, int events) {
+            return byThreadGroup.entrySet().stream()
+                    .map(e -> Map.entry(e.getKey(), e.getValue() - before.byThreadGroup.getOrDefault(e.getKey(), 0L)))
+                    .filter(e -> e.getValue() > 0)
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(8)
+                    .map(e -> String.format("%s %.1f", e.getKey(), e.getValue() / 1e3 / events))
+                    .collect(java.util.stream.Collectors.joining(", "));
         }
 
         /** utime + stime of the server processes serving {@code database}, from /proc (Linux only; 0 elsewhere). */
@@ -258,46 +286,48 @@ public final class ProjectorPerformance {
                 .forEach(name -> properties.put(name, System.getProperty(name)));
         long start = System.nanoTime();
         long running = 0;
-        long firstRow = 0;
-        Cpu cpuAtRunning = null;
-        long streamsDone = 0;
-        int polls = 0;
+        long firstBatch = 0;
+        long end;
+        long offsetsCommitted;
+        Cpu cpuAtRunning;
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
             System.out.printf("projector started in %.1f s%n", seconds(start));
-            while (true) {
-                if (running == 0) {
-                    // Timed from the moment the stream threads run (consuming starts then), not from the
-                    // first database commit, which comes only after the first batch was gathered.
-                    if (projector.streams().state() == org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
-                        running = System.nanoTime();
-                        cpuAtRunning = Cpu.now(db.name());
-                    }
-                    Thread.sleep(10);
-                    continue;
+            // Timed from the moment the stream threads run (consuming starts then), not from the first
+            // database commit, which comes only after the first batch was gathered.
+            while (projector.streams().state() != org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
+                Thread.sleep(10);
+            }
+            running = System.nanoTime();
+            cpuAtRunning = Cpu.now(db.name());
+            // Progress is read from the projector's own meter (events in committed batches), which costs
+            // nothing: polling PostgreSQL or creating admin clients would take CPU from what is measured.
+            var applied = projector.bean(io.micrometer.core.instrument.MeterRegistry.class)
+                    .get("case_assignments.batch.size").summary();
+            while (applied.totalAmount() < events) {
+                if (firstBatch == 0 && applied.count() > 0) {
+                    firstBatch = System.nanoTime();
                 }
-                if (firstRow == 0 && jdbc.queryForObject("SELECT EXISTS (SELECT FROM case_assignments)", Boolean.class)) {
-                    firstRow = System.nanoTime();
-                }
-                Integer done = jdbc.queryForObject(
-                        "SELECT count(*) FILTER (WHERE assignment_revision = ?) FROM case_assignments", Integer.class, changes);
-                if (done == caseIds.size()) {
-                    break;
-                }
-                if (streamsDone == 0 && ++polls % 5 == 0
-                        && KafkaOffsets.caughtUp(applicationId, topics.events(), topics.partitions())) {
-                    streamsDone = System.nanoTime();
-                }
-                Thread.sleep(100);
+                Thread.sleep(10);
+            }
+            end = System.nanoTime();
+            if (firstBatch == 0) {
+                firstBatch = end;
             }
             report(projector.bean(io.micrometer.core.instrument.MeterRegistry.class));
-            System.out.println("projector CPU: " + Cpu.now(db.name()).perEvent(cpuAtRunning, events));
+            Cpu cpuAtEnd = Cpu.now(db.name());
+            System.out.println("projector CPU: " + cpuAtEnd.perEvent(cpuAtRunning, events));
+            System.out.println("projector CPU by thread (names as the kernel has them, µs per event): "
+                    + cpuAtEnd.topThreads(cpuAtRunning, events));
+            while (!KafkaOffsets.caughtUp(applicationId, topics.events(), topics.partitions())) {
+                Thread.sleep(10);
+            }
+            offsetsCommitted = System.nanoTime();
         }
-        long end = System.nanoTime();
         double drain = (end - running) / 1e9;
         System.out.printf("projector: drained %,d events in %.1f s from the moment its stream threads ran (%.1f s including "
                         + "startup); its first database commit came after %.1f s; all input offsets were committed after %.1f s%n",
-                events, drain, (end - start) / 1e9, (firstRow - running) / 1e9,
-                streamsDone == 0 ? drain : (streamsDone - running) / 1e9);
+                events, drain, (end - start) / 1e9, (firstBatch - running) / 1e9,
+                (offsetsCommitted - running) / 1e9);
         verify(jdbc, caseIds, changes);
         return events / drain;
     }
