@@ -42,11 +42,13 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param stateDir       where Kafka Streams keeps its state (the revision store, when the projection is published)
      * @param commitInterval how often Kafka Streams commits at the latest: the longest an event waits to be
      *                       written while the projector is behind (earlier when it keeps up; see {@link Sink})
-     * @param threads        stream threads of this instance
+     * @param threads        stream threads of this instance; each writes its tasks' batches on its own
+     *                       connection, so one thread can read while another waits for PostgreSQL (more
+     *                       threads than input partitions stay idle; the connection pool must hold one each)
      */
     public record Streams(String stateDir,
                           @DefaultValue("15s") Duration commitInterval,
-                          @DefaultValue("1") int threads) {
+                          @DefaultValue("3") int threads) {
     }
 
     /**

@@ -3,14 +3,13 @@ package org.caseassignments.projector.sink;
 import java.time.Duration;
 
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.caseassignments.store.AssignmentUpdate;
 
 /**
  * Puts each accepted event into its task's {@link PendingAssignments} and decides when the task should
- * commit — which flushes the store into PostgreSQL first. Batches size themselves to the lag:
+ * commit — which flushes the store into PostgreSQL first. The task's decoding processor hands it each
+ * accepted event directly (no further topology node per event). Batches size themselves to the lag:
  * <ul>
  *   <li>while the events are live (the newest is at most {@code freshWithin} old), it asks for a commit
  *       at the next check, every {@code checkEvery}: a live event reaches PostgreSQL within about that
@@ -23,14 +22,14 @@ import org.caseassignments.store.AssignmentUpdate;
  *       and it asks for a commit as soon as {@code maxPendingCases} cases are pending.</li>
  * </ul>
  */
-public final class ProjectionWriter implements Processor<String, AssignmentUpdate, Void, Void> {
+public final class ProjectionWriter {
 
     /** When to ask for a commit; see the class comment. */
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases) {
     }
 
     private final Pacing pacing;
-    private ProcessorContext<Void, Void> context;
+    private ProcessorContext<?, ?> context;
     private PendingAssignments pending;
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
@@ -39,18 +38,18 @@ public final class ProjectionWriter implements Processor<String, AssignmentUpdat
         this.pacing = pacing;
     }
 
-    @Override
-    public void init(ProcessorContext<Void, Void> context) {
+    /** Called from the owning processor's {@code init}; the processor must be connected to {@link PendingAssignments#NAME}. */
+    public void init(ProcessorContext<?, ?> context) {
         this.context = context;
         this.pending = context.getStateStore(PendingAssignments.NAME);
         context.schedule(pacing.checkEvery(), PunctuationType.WALL_CLOCK_TIME, this::check);
     }
 
-    @Override
-    public void process(Record<String, AssignmentUpdate> record) {
-        pending.add(record.value());
+    /** An accepted event, with the timestamp of the record it came in. */
+    public void add(AssignmentUpdate update, long timestamp) {
+        pending.add(update);
         lastEventAt = context.currentSystemTimeMs();
-        newestTimestamp = Math.max(newestTimestamp, record.timestamp());
+        newestTimestamp = Math.max(newestTimestamp, timestamp);
         if (pending.cases() >= pacing.maxPendingCases()) {
             context.commit();
         }

@@ -1,12 +1,9 @@
 package org.caseassignments.projector.stream;
 
-import java.util.Map;
-
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -18,7 +15,6 @@ import org.caseassignments.projector.sink.PendingAssignments;
 import org.caseassignments.projector.sink.ProjectionWriter;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
-import org.caseassignments.store.AssignmentUpdate;
 
 /**
  * The projector's stream: input events to dead letters and, through a per-task buffer that Kafka
@@ -28,9 +24,6 @@ final class ProjectorTopology {
 
     /** Highest revision seen per case id, for the published projection. Changelogged, so it survives a restart. */
     static final String REVISIONS_STORE = "case-revisions";
-
-    private static final String DEAD_LETTER = "route-dead-letter";
-    private static final String UPDATE = "route-update";
 
     private final CaseTopics topics;
     private final CaseEventReader reader;
@@ -61,32 +54,28 @@ final class ProjectorTopology {
         KStream<byte[], byte[]> events = builder.stream(topics.eventTopicNames(),
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("case-events"));
 
-        // 2. Decode and validate; an accepted event is re-keyed by its case id (the producer's key already is).
-        Map<String, KStream<String, Decoded>> routes = events
-                .process(() -> new DecodeProcessor(reader, metrics, registryRetry), Named.as("decode"))
-                .split(Named.as("route-"))
-                .branch((caseId, decoded) -> decoded instanceof Decoded.DeadLetter, Branched.as("dead-letter"))
-                .defaultBranch(Branched.as("update"));
+        // 2. Decode and validate. An accepted event goes into the task's pending batch, written to
+        //    PostgreSQL before each commit; only dead letters (and, when published, updates re-keyed by
+        //    their case id, which the producer's key already is) go further down the topology.
+        builder.addStateStore(PendingAssignments.builder(flusher));
+        KStream<String, Decoded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
+                new ProjectionWriter(pacing), publishAssignments), Named.as("decode"), PendingAssignments.NAME);
 
         // 3. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers.
-        routes.get(DEAD_LETTER)
-                .map((none, decoded) -> KeyValue.pair(((Decoded.DeadLetter) decoded).key(),
-                        ((Decoded.DeadLetter) decoded).value()), Named.as("original-record"))
+        decoded.filter((none, value) -> value instanceof Decoded.DeadLetter, Named.as("route-dead-letter"))
+                .map((none, value) -> KeyValue.pair(((Decoded.DeadLetter) value).key(),
+                        ((Decoded.DeadLetter) value).value()), Named.as("original-record"))
                 .to(topics.deadLetter().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName("dead-letters"));
 
-        // 4. Accepted events into the task's pending batch, written to PostgreSQL before each commit.
-        KStream<String, AssignmentUpdate> updates = routes.get(UPDATE)
-                .mapValues(decoded -> ((Decoded.Update) decoded).update(), Named.as("update"));
-        builder.addStateStore(PendingAssignments.builder(flusher));
-        updates.process(() -> new ProjectionWriter(pacing), Named.as("projection-writer"), PendingAssignments.NAME);
-
-        // 5. Optionally, only a revision higher than any seen for the case goes on, as the projection's own record.
+        // 4. Optionally, only a revision higher than any seen for the case goes on, as the projection's own record.
         if (publishAssignments) {
             builder.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(REVISIONS_STORE), Serdes.String(), Serdes.Long()));
             Topic<String, SpecificRecord> assignments = topics.assignments();
-            updates.process(() -> new MonotonicFilter(metrics), Named.as("monotonic-filter"), REVISIONS_STORE)
+            decoded.filter((caseId, value) -> value instanceof Decoded.Update, Named.as("route-update"))
+                    .mapValues(value -> ((Decoded.Update) value).update(), Named.as("update"))
+                    .process(() -> new MonotonicFilter(metrics), Named.as("monotonic-filter"), REVISIONS_STORE)
                     .to(assignments.name(), Produced.with(assignments.keySerde(), assignments.valueSerde())
                             .withName("case-assignments"));
         }

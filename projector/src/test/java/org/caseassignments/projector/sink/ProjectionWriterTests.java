@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.UUID;
 
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.caseassignments.store.AssignmentUpdate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,8 +45,7 @@ class ProjectionWriterTests {
     /** At wall-clock time {@code at}, an event written at {@code timestamp}. */
     private void process(UUID caseId, long revision, long timestamp, long at) {
         context.setCurrentSystemTimeMs(at);
-        writer.process(new Record<>(caseId.toString(), AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision),
-                timestamp));
+        writer.add(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision), timestamp);
     }
 
     private void check(long now) {
