@@ -109,6 +109,16 @@ public class AssignmentWriter {
              GROUP BY entity
             """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"));
 
+    /**
+     * Every statement of a batch is driven by the batch: stored rows are read by key. While a table's
+     * statistics say it is empty (a new database, analyzed before its first rows), the planner prefers
+     * scanning the table to using its index; once concurrent batches (several stream threads, a parallel
+     * backfill) have filled it, that is a full scan per batch row: a one-second batch took 12–50 s in the
+     * projector benchmark. So seq scans are off for the rest of the caller's transaction (one round trip
+     * per batch; nothing else in a batch transaction is meant to scan a table).
+     */
+    private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
+
     private static final String INSERT_PLACEHOLDER = """
             INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
             VALUES (?, NULL, NULL, -1, now())
@@ -142,6 +152,7 @@ public class AssignmentWriter {
         Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
+        jdbc.execute(LOOKUPS_BY_KEY);
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(UPSERT_PROJECTION.formatted(guard.condition))) {
                 bindUpdates(connection, ps, survivors);

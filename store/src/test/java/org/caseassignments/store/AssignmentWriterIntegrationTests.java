@@ -169,6 +169,34 @@ class AssignmentWriterIntegrationTests {
         }
     }
 
+    @Test
+    void shouldReadStoredRowsByKeyEvenWhileTheStatisticsSayTheTablesAreEmpty() {
+        // Given a new database whose tables were analyzed while empty, so the planner would rather scan them
+        TestDatabase fresh = TestDatabase.migrated();
+        JdbcTemplate freshJdbc = fresh.jdbc();
+        freshJdbc.execute("ANALYZE case_assignments, placements, kinship_options");
+        UUID known = Rows.assignment(UUID.randomUUID()).worker("w-1").supervisor("s-1").revision(1).insert(freshJdbc);
+        Rows.placement(known).worker("w-1").supervisor("s-1").revision(1).insert(freshJdbc);
+        AssignmentWriter freshWriter = new AssignmentWriter(freshJdbc);
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(fresh.dataSource()));
+
+        // When a batch that moves a known case and creates a new one is applied
+        Map<String, Object> scans = transaction.execute(status -> {
+            ApplyResult result = freshWriter.apply(List.of(AssignmentUpdate.changed(known, "w-2", "s-2", 2),
+                    AssignmentUpdate.changed(UUID.randomUUID(), "w-1", "s-1", 1)));
+            assertThat(result.advancedCases()).containsExactly(known);
+            assertThat(result.entityRowsUpdated()).isEqualTo(1);
+            return freshJdbc.queryForMap("""
+                    SELECT coalesce(sum(seq_scan), 0) AS seq_scans, coalesce(sum(idx_scan), 0) AS index_scans
+                      FROM pg_stat_xact_user_tables
+                     WHERE relname IN ('case_assignments', 'placements', 'kinship_options')""");
+        });
+
+        // Then it read the stored rows through their indexes and scanned no table
+        assertThat(((Number) scans.get("seq_scans")).longValue()).as("sequential scans").isZero();
+        assertThat(((Number) scans.get("index_scans")).longValue()).as("index scans").isPositive();
+    }
+
     private static void awaitLatch(CountDownLatch latch) {
         try {
             if (!latch.await(60, TimeUnit.SECONDS)) {
