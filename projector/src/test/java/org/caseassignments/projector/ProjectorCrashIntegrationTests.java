@@ -106,6 +106,49 @@ class ProjectorCrashIntegrationTests {
         }
     }
 
+    @Test
+    void shouldLoseAndChangeNothingWhenKilledBetweenTheDatabaseCommitAndTheOffsetCommit() throws Exception {
+        ProjectorTopics topics = ProjectorTopics.unique(3).createEvents();
+        CaseHistory history = CaseHistory.generate(6061, 600, 5);
+        history.seedRows(jdbc);
+        String applicationId = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> properties = ProjectorInstance.properties(DB, topics, applicationId);
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishAll(topics.events(), history.deliveries);
+        }
+
+        // When the projector's JVM halts right after its first batch committed in PostgreSQL
+        try (ProjectorProcess halting = ProjectorProcess.start(ProjectorHaltingAfterFirstWrite.class, properties)) {
+            assertThat(halting.awaitExit(TIMEOUT)).as("exit status (log: %s)", halting.log)
+                    .isEqualTo(ProjectorHaltingAfterFirstWrite.HALTED);
+        }
+
+        // Then that batch is in the database, and no input offset was committed for it
+        assertThat(KafkaOffsets.committed(applicationId, topics.events())).isEmpty();
+        Map<UUID, ProjectionRows.Assignment> atHalt = ProjectionRows.projection(jdbc);
+        List<UUID> finished = history.oracle.keySet().stream()
+                .filter(caseId -> history.oracle.get(caseId).equals(atHalt.get(caseId))).toList();
+        assertThat(finished).as("cases the halted batch brought to their final assignment").isNotEmpty();
+        Map<UUID, String> xminAtHalt = xminOf(finished);
+
+        // And a new instance reads that batch again, changes none of its finished rows, and reaches the oracle
+        try (ProjectorInstance restarted = ProjectorInstance.start(properties)) {
+            ProjectionRows.awaitOracle(jdbc, history, TIMEOUT);
+            await("the restarted projector committing its input offsets").atMost(TIMEOUT)
+                    .until(() -> KafkaOffsets.caughtUp(applicationId, topics.events(), 3));
+        }
+        assertThat(xminOf(finished)).as("xmin of the rows the halted batch wrote").isEqualTo(xminAtHalt);
+    }
+
+    private Map<UUID, String> xminOf(List<UUID> caseIds) {
+        Map<UUID, String> xmin = new java.util.HashMap<>();
+        jdbc.query("SELECT case_id, xmin::text FROM case_assignments WHERE case_id = ANY (?)",
+                rs -> {
+                    xmin.put(rs.getObject(1, UUID.class), rs.getString(2));
+                }, (Object) caseIds.toArray(UUID[]::new));
+        return xmin;
+    }
+
     private int appliedCases(CaseHistory history) {
         Map<UUID, ProjectionRows.Assignment> projection = ProjectionRows.projection(jdbc);
         return (int) history.oracle.keySet().stream()

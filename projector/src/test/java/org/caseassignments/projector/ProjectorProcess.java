@@ -24,9 +24,14 @@ final class ProjectorProcess implements AutoCloseable {
     }
 
     static ProjectorProcess start(Map<String, String> properties) {
+        return start(ProjectorApplication.class, properties);
+    }
+
+    /** Runs {@code main}'s main method, which must start the projector application. */
+    static ProjectorProcess start(Class<?> main, Map<String, String> properties) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), ProjectorApplication.class.getName()));
+                "-cp", System.getProperty("java.class.path"), main.getName()));
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Path log = Files.createTempFile(Path.of("target"), "projector-process-", ".log");
@@ -46,6 +51,19 @@ final class ProjectorProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the killed projector to exit", e);
+        }
+    }
+
+    /** Waits for the process to end by itself; its exit status, or fails after {@code timeout}. */
+    int awaitExit(java.time.Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("The projector process did not end within " + timeout + " (log: " + log + ")");
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the projector process to end", e);
         }
     }
 
