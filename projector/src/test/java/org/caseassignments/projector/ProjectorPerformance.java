@@ -293,8 +293,11 @@ public final class ProjectorPerformance {
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
             System.out.printf("projector started in %.1f s%n", seconds(start));
             // Timed from the moment the stream threads run (consuming starts then), not from the first
-            // database commit, which comes only after the first batch was gathered.
-            while (projector.streams().state() != org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
+            // database commit, which comes only after the first batch was gathered. With several threads a
+            // thread may already process while the instance as a whole is still rebalancing: whichever
+            // comes first starts the clock.
+            while (projector.streams().state() != org.apache.kafka.streams.KafkaStreams.State.RUNNING
+                    && recordsProcessed(projector.streams()) == 0) {
                 Thread.sleep(10);
             }
             running = System.nanoTime();
@@ -330,6 +333,14 @@ public final class ProjectorPerformance {
                 (offsetsCommitted - running) / 1e9);
         verify(jdbc, caseIds, changes);
         return events / drain;
+    }
+
+    /** Records the instance's stream threads have processed so far (Kafka Streams' own {@code process-total}). */
+    private static double recordsProcessed(org.apache.kafka.streams.KafkaStreams streams) {
+        return streams.metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals("stream-thread-metrics") && e.getKey().name().equals("process-total"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
     }
 
     private static void report(io.micrometer.core.instrument.MeterRegistry meters) {
