@@ -113,9 +113,9 @@ public class AssignmentWriter {
      * Every statement of a batch is driven by the batch: stored rows are read by key. While a table's
      * statistics say it is empty (a new database, analyzed before its first rows), the planner prefers
      * scanning the table to using its index; once concurrent batches (several stream threads, a parallel
-     * backfill) have filled it, that is a full scan per batch row: a one-second batch took 12–50 s in the
+     * backfill) have filled it, that is a full scan per batch row: two seconds of work took up to 49 s in the
      * projector benchmark. So seq scans are off for the rest of the caller's transaction (one round trip
-     * per batch; nothing else in a batch transaction is meant to scan a table).
+     * per batch; nothing else in a batch transaction is meant to scan a table). Decision 8.
      */
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
 
