@@ -21,6 +21,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  */
 public final class TestKafka {
 
+    /** System property: the embedded broker's {@code group.initial.rebalance.delay.ms} (default 0). */
+    public static final String INITIAL_REBALANCE_DELAY = "testkit.kafka.initial-rebalance-delay-ms";
+
     private static volatile String bootstrapServers;
 
     private TestKafka() {
@@ -47,7 +50,9 @@ public final class TestKafka {
         EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
         broker.brokerProperties(Map.of(
                 "auto.create.topics.enable", "false",
-                "group.initial.rebalance.delay.ms", "0",
+                // Kafka's default (3 s) lets a new group wait for more members before its first assignment.
+                // Tests start many small groups and want them at once; a benchmark may ask for the default.
+                "group.initial.rebalance.delay.ms", System.getProperty(INITIAL_REBALANCE_DELAY, "0"),
                 "transaction.state.log.replication.factor", "1",
                 "transaction.state.log.min.isr", "1",
                 "offsets.topic.replication.factor", "1"));
