@@ -93,15 +93,16 @@ public class AssignmentWriter {
                 RETURNING '%1$s'::text AS entity, prior.assignment_revision = ca.assignment_revision AS healed)""";
 
     /**
-     * One round trip for both entity tables. Driven by the moved case ids, each looked up by primary
-     * key and each case's rows by the {@code case_id} index, so the cost follows the batch, not the tables.
+     * One round trip for both entity tables. Driven by the moved cases with the triple the upsert just
+     * wrote for each (their projection rows stay locked until the transaction ends, so the projection
+     * holds exactly that), each case's rows found through the {@code case_id} index: the cost follows
+     * the batch, not the tables, and the projection is not read again.
      */
     private static final String FOLLOW_PROJECTION = """
             WITH moved AS MATERIALIZED (
-                SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision
-                  FROM unnest(?::uuid[]) AS m(case_id)
-                  JOIN case_assignments ca ON ca.case_id = m.case_id
-                 WHERE ca.assignment_revision >= 0),
+                SELECT m.case_id, m.assigned_worker_sub, m.supervisor_sub, m.assignment_revision
+                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[])
+                       AS m(case_id, assigned_worker_sub, supervisor_sub, assignment_revision)),
             %s,
             %s
             SELECT entity, count(*) AS updated, count(*) FILTER (WHERE healed) AS healed
@@ -110,14 +111,17 @@ public class AssignmentWriter {
             """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"));
 
     /**
-     * Every statement of a batch is driven by the batch: stored rows are read by key. While a table's
-     * statistics say it is empty (a new database, analyzed before its first rows), the planner prefers
-     * scanning the table to using its index; once concurrent batches (several stream threads, a parallel
-     * backfill) have filled it, that is a full scan per batch row: two seconds of work took up to 49 s in the
-     * projector benchmark. So seq scans are off for the rest of the caller's transaction (one round trip
-     * per batch; nothing else in a batch transaction is meant to scan a table). Decision 8.
+     * The upsert reads each batch row's stored row by key ({@code LATERAL}). While the projection's
+     * statistics say it is empty (a new database, analyzed before its first rows), the planner makes that
+     * lookup a scan of the table; once concurrent batches (several stream threads, a parallel backfill)
+     * have filled it, that is a full scan per batch row: two seconds of work took up to 49 s in the
+     * projector benchmark. So seq scans are off while the upsert is planned, and on again for the entity
+     * rows, whose tables batches do not fill and where a scan of a small table can be the cheaper plan
+     * (the backfill benchmark, whose entity tables are empty, ran about 15 % slower with scans off for
+     * both statements). Two round trips per batch. Decision 8.
      */
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
+    private static final String PLANNER_DEFAULTS = "SET LOCAL enable_seqscan = on";
 
     private static final String INSERT_PLACEHOLDER = """
             INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
@@ -178,10 +182,12 @@ public class AssignmentWriter {
             }
             return null;
         });
+        jdbc.execute(PLANNER_DEFAULTS);
         Map<UUID, Outcome> ordered = new LinkedHashMap<>();
         survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
-        List<UUID> moved = new ArrayList<>(inserted);
-        moved.addAll(advanced);
+        List<AssignmentUpdate> moved = new ArrayList<>(inserted.size() + advanced.size());
+        inserted.forEach(caseId -> moved.add(byCase.get(caseId)));
+        advanced.forEach(caseId -> moved.add(byCase.get(caseId)));
         Map<String, int[]> followed = followProjection(moved);
         int[] placements = followed.getOrDefault("placements", new int[2]);
         int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
@@ -200,14 +206,14 @@ public class AssignmentWriter {
     }
 
     /** @return per entity table: {updated rows, of which healed} */
-    private Map<String, int[]> followProjection(List<UUID> cases) {
+    private Map<String, int[]> followProjection(List<AssignmentUpdate> moved) {
         Map<String, int[]> counts = new HashMap<>();
-        if (cases.isEmpty()) {
+        if (moved.isEmpty()) {
             return counts;
         }
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION)) {
-                ps.setArray(1, connection.createArrayOf("uuid", cases.toArray()));
+                bindUpdates(connection, ps, moved);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});

