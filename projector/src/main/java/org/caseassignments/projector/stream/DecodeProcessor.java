@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * straight away, and on (keyed by its case id) only when the projection is published; a rejected record
  * goes on with its original key and value and the {@code dlq.*} headers saying why and where from, is
  * counted, and is logged once. Handing accepted events to the writer here rather than through further
- * topology nodes saves a forward, a record and a key per event, which is most of a record's cost.
+ * topology nodes saves a forward, a record and a key string per event.
  */
 final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded> {
 
