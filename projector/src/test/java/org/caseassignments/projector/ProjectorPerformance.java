@@ -83,9 +83,7 @@ public final class ProjectorPerformance {
                 try {
                     String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).strip()
                             .replaceAll("\\d+", "#");
-                    String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    groups.merge(name, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L, Long::sum);
+                    groups.merge(name, cpuNanos(task.toPath().resolve("stat")), Long::sum);
                 } catch (java.io.IOException | RuntimeException e) {
                     // the thread ended meanwhile, or this is not Linux
                 }
@@ -105,21 +103,26 @@ public final class ProjectorPerformance {
 
         /** utime + stime of the server processes serving {@code database}, from /proc (Linux only; 0 elsewhere). */
         private static long postgresBackends(String database) {
-            long ticks = 0;
+            long nanos = 0;
             java.io.File[] processes = new java.io.File("/proc").listFiles(f -> f.getName().matches("\\d+"));
             for (java.io.File process : processes == null ? new java.io.File[0] : processes) {
                 try {
                     String command = java.nio.file.Files.readString(process.toPath().resolve("cmdline"));
                     if (command.startsWith("postgres: ") && command.contains(" " + database + " ")) {
-                        String stat = java.nio.file.Files.readString(process.toPath().resolve("stat"));
-                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                        nanos += cpuNanos(process.toPath().resolve("stat"));
                     }
                 } catch (java.io.IOException | RuntimeException e) {
                     // the process ended meanwhile, or this is not Linux
                 }
             }
-            return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+            return nanos;
+        }
+
+        /** utime + stime from a process's or thread's {@code stat} file under /proc, in nanoseconds. */
+        private static long cpuNanos(java.nio.file.Path stat) throws java.io.IOException {
+            String line = java.nio.file.Files.readString(stat);
+            String[] fields = line.substring(line.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L; // USER_HZ is 100 on Linux
         }
 
         String perEvent(Cpu before, int events) {
