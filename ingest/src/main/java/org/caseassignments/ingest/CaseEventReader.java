@@ -1,6 +1,5 @@
 package org.caseassignments.ingest;
 
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -34,14 +33,12 @@ public final class CaseEventReader {
     public Ingested read(byte[] value) {
         return decode(value, record -> {
             if (record instanceof CaseCreated created) {
-                return accepted("CaseCreated " + created.getEventId(), created.getCaseId(), 0, created.getEventId(),
-                        id -> AssignmentUpdate.created(id, created.getAssignedWorkerSub(), created.getSupervisorSub()));
+                return accepted("CaseCreated", created.getEventId(), created.getCaseId(), created.getAssignedWorkerSub(),
+                        created.getSupervisorSub(), 0);
             }
             if (record instanceof CaseAssignmentChanged changed) {
-                return accepted("CaseAssignmentChanged " + changed.getEventId(), changed.getCaseId(),
-                        changed.getAssignmentRevision(), changed.getEventId(),
-                        id -> AssignmentUpdate.changed(id, changed.getAssignedWorkerSub(), changed.getSupervisorSub(),
-                                changed.getAssignmentRevision()));
+                return accepted("CaseAssignmentChanged", changed.getEventId(), changed.getCaseId(),
+                        changed.getAssignedWorkerSub(), changed.getSupervisorSub(), changed.getAssignmentRevision());
             }
             return unexpected(record, "an input event (expected CaseCreated or CaseAssignmentChanged)");
         });
@@ -57,9 +54,8 @@ public final class CaseEventReader {
     public Ingested readAssignment(byte[] value) {
         return decode(value, record -> {
             if (record instanceof CaseAssignment assignment) {
-                return accepted("CaseAssignment", assignment.getCaseId(), assignment.getAssignmentRevision(), null,
-                        id -> AssignmentUpdate.changed(id, assignment.getAssignedWorkerSub(),
-                                assignment.getSupervisorSub(), assignment.getAssignmentRevision()));
+                return accepted("CaseAssignment", null, assignment.getCaseId(), assignment.getAssignedWorkerSub(),
+                        assignment.getSupervisorSub(), assignment.getAssignmentRevision());
             }
             return unexpected(record, "a CaseAssignment");
         });
@@ -84,29 +80,50 @@ public final class CaseEventReader {
         return validate.apply(record);
     }
 
-    private static Ingested accepted(String what, String caseId, long revision, String eventId,
-                                     Function<UUID, AssignmentUpdate> update) {
+    /**
+     * A valid event as an update under the strictly-newer guard (a creation is revision 0), or its
+     * rejection. Called for every event: nothing is built for the rejection unless there is one.
+     */
+    private static Ingested accepted(String type, String eventId, String caseId, String worker, String supervisor,
+                                     long revision) {
         if (revision < 0) {
-            return rejected(Rejection.NEGATIVE_REVISION, what + " for case " + caseId + " has revision " + revision
-                    + "; revisions are >= 0");
+            return rejected(Rejection.NEGATIVE_REVISION, describe(type, eventId) + " for case " + caseId
+                    + " has revision " + revision + "; revisions are >= 0");
         }
-        return caseId(caseId)
-                .<Ingested>map(id -> new Ingested.Accepted(update.apply(id), eventId))
-                .orElseGet(() -> rejected(Rejection.INVALID_CASE_ID, what + ": case_id '" + caseId + "' is not a UUID"));
+        UUID id = caseId(caseId);
+        if (id == null) {
+            return rejected(Rejection.INVALID_CASE_ID, describe(type, eventId) + ": case_id '" + caseId + "' is not a UUID");
+        }
+        return new Ingested.Accepted(AssignmentUpdate.changed(id, worker, supervisor, revision), eventId);
+    }
+
+    private static String describe(String type, String eventId) {
+        return eventId == null ? type : type + " " + eventId;
     }
 
     private static Ingested unexpected(SpecificRecord record, String expected) {
         return rejected(Rejection.UNEXPECTED_RECORD_TYPE, record.getSchema().getFullName() + " is not " + expected);
     }
 
-    private static Optional<UUID> caseId(String value) {
-        try {
-            UUID id = UUID.fromString(value);
-            // UUID.fromString accepts short forms such as "1-2-3-4-5"; only the canonical form is a case id.
-            return id.toString().equalsIgnoreCase(value) ? Optional.of(id) : Optional.empty();
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
+    /**
+     * The case id if {@code value} is a UUID in canonical form (36 characters: hex digits of either case,
+     * hyphens at 8, 13, 18 and 23), else null. {@link UUID#fromString} alone also takes short forms such
+     * as {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.
+     */
+    static UUID caseId(String value) {
+        if (value == null || value.length() != 36) {
+            return null;
         }
+        for (int i = 0; i < 36; i++) {
+            char c = value.charAt(i);
+            boolean valid = i == 8 || i == 13 || i == 18 || i == 23
+                    ? c == '-'
+                    : c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
+            if (!valid) {
+                return null;
+            }
+        }
+        return UUID.fromString(value);
     }
 
     private static Ingested rejected(String code, String message) {

@@ -56,6 +56,21 @@ class CaseEventReaderTests {
     }
 
     @Test
+    void shouldTakeOnlyTheCanonicalFormInEitherCaseAsACaseId() {
+        UUID id = UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+        assertThat(CaseEventReader.caseId("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")).isEqualTo(id);
+        assertThat(CaseEventReader.caseId("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")).isEqualTo(id);
+
+        assertThat(CaseEventReader.caseId("+f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")).as("a sign").isNull();
+        assertThat(CaseEventReader.caseId("\u0660f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"))
+                .as("a non-ASCII digit").isNull();
+        assertThat(CaseEventReader.caseId("0f1e2d3c4-b5a-6978-8796-a5b4c3d2e1f0")).as("a hyphen out of place").isNull();
+        assertThat(CaseEventReader.caseId("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1g0")).as("not hex").isNull();
+        assertThat(CaseEventReader.caseId("{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0}")).as("braces").isNull();
+        assertThat(CaseEventReader.caseId("")).isNull();
+    }
+
+    @Test
     void shouldRejectUndecodableBytesWithTheDecodeFailure() {
         assertThat(rejection("not avro".getBytes()).code()).isEqualTo("UNKNOWN_FRAMING");
         assertThat(rejection(null).code()).isEqualTo(Rejection.NULL_VALUE);
