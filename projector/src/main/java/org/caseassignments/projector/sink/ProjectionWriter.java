@@ -14,9 +14,12 @@ import org.caseassignments.store.AssignmentUpdate;
  *   <li>while the events are live (the newest is at most {@code freshWithin} old), it asks for a commit
  *       at the next check, every {@code checkEvery}: a live event reaches PostgreSQL within about that
  *       long;</li>
- *   <li>once the input has gone quiet (no event for {@code quietAfter} while the thread was free to
- *       process, that is not writing a batch), it asks for a commit too: the end of a backlog of old
- *       events does not wait for the commit interval;</li>
+ *   <li>once the task has read its input to the end — its consumer has fetched everything its
+ *       partitions hold ({@link Backlog}) and no event came for a whole check interval while the thread
+ *       was free to process, that is not writing a batch — it asks for a commit: the end of a backlog
+ *       of old events is written at once;</li>
+ *   <li>if the consumer's position is not known, a task that received no event for {@code quietAfter}
+ *       (while free to process) asks for a commit too;</li>
  *   <li>while the projector is behind, old events keep coming and it keeps gathering them, so a case
  *       that changed many times is written once; Kafka Streams commits at its commit interval anyway,
  *       and it asks for a commit as soon as {@code maxPendingCases} cases are pending.</li>
@@ -28,14 +31,31 @@ public final class ProjectionWriter {
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases) {
     }
 
+    /** Whether a task's consumer has fetched everything its input partitions hold. */
+    @FunctionalInterface
+    public interface Backlog {
+
+        /** Nothing is known: only the quiet rule ends a backlog. */
+        Backlog UNKNOWN = partition -> false;
+
+        /**
+         * True only when the consumer's lag is known to be 0 on every input partition numbered
+         * {@code partition} (a task reads the partitions of one number): what is left is in the task's
+         * own buffer.
+         */
+        boolean fetched(int partition);
+    }
+
     private final Pacing pacing;
+    private final Backlog backlog;
     private ProcessorContext<?, ?> context;
     private PendingAssignments pending;
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
 
-    public ProjectionWriter(Pacing pacing) {
+    public ProjectionWriter(Pacing pacing, Backlog backlog) {
         this.pacing = pacing;
+        this.backlog = backlog;
     }
 
     /** Called from the owning processor's {@code init}; the processor must be connected to {@link PendingAssignments#NAME}. */
@@ -59,10 +79,13 @@ public final class ProjectionWriter {
         if (pending.isEmpty()) {
             return;
         }
-        long busyUntil = Math.max(lastEventAt, PendingAssignments.lastFlushEndedOnThisThread());
-        boolean quiet = now - busyUntil >= pacing.quietAfter().toMillis();
+        long idle = now - Math.max(lastEventAt, PendingAssignments.lastFlushEndedOnThisThread());
         boolean live = newestTimestamp >= now - pacing.freshWithin().toMillis();
-        if (quiet || live) {
+        boolean quiet = idle >= pacing.quietAfter().toMillis();
+        // Kafka Streams processes buffered records between checks, so a task idle for a whole check
+        // interval whose consumer has fetched everything has read it all (were it not so, committing now
+        // would only make this batch smaller).
+        if (live || quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
             context.commit();
         }
     }

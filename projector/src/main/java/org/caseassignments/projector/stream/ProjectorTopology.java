@@ -31,21 +31,25 @@ final class ProjectorTopology {
     private final RegistryRetry registryRetry;
     private final PendingAssignments.Flusher flusher;
     private final ProjectionWriter.Pacing pacing;
+    private final ProjectionWriter.Backlog backlog;
     private final boolean publishAssignments;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, boolean publishAssignments) {
-        this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, pacing, publishAssignments);
+                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, ProjectionWriter.Backlog backlog,
+                      boolean publishAssignments) {
+        this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, pacing, backlog, publishAssignments);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
-                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, ProjectionWriter.Backlog backlog,
+                      boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
         this.registryRetry = registryRetry;
         this.flusher = flusher;
         this.pacing = pacing;
+        this.backlog = backlog;
         this.publishAssignments = publishAssignments;
     }
 
@@ -59,7 +63,7 @@ final class ProjectorTopology {
         //    their case id, which the producer's key already is) go further down the topology.
         builder.addStateStore(PendingAssignments.builder(flusher));
         KStream<String, Decoded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
-                new ProjectionWriter(pacing), publishAssignments), Named.as("decode"), PendingAssignments.NAME);
+                new ProjectionWriter(pacing, backlog), publishAssignments), Named.as("decode"), PendingAssignments.NAME);
 
         // 3. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers.
         decoded.filter((none, value) -> value instanceof Decoded.DeadLetter, Named.as("route-dead-letter"))

@@ -57,12 +57,12 @@ class StreamsConfiguration {
     @Bean
     ProjectorTopology projectorTopology(StreamsBuilder builder, CaseTopics topics, CaseEventReader reader,
                                         IngestMetrics metrics, PendingAssignments.Flusher flusher,
-                                        ProjectorProperties properties) {
+                                        ProjectorProperties properties, StreamsBuilderFactoryBean factoryBean) {
         ProjectorProperties.Sink sink = properties.sink();
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher,
                 new ProjectionWriter.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases()),
-                properties.publishAssignments());
+                new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
         topology.addTo(builder);
         return topology;
     }

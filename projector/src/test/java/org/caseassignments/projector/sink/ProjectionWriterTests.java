@@ -21,12 +21,18 @@ class ProjectionWriterTests {
 
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
     private final List<Integer> flushedEvents = new ArrayList<>();
+    private final List<Integer> askedPartitions = new ArrayList<>();
+    private boolean fetched;
     private MockProcessorContext<Void, Void> context;
     private PendingAssignments pending;
     private ProjectionWriter writer;
 
     @BeforeEach
     void init() {
+        init(Duration.ofMillis(100));
+    }
+
+    private void init(Duration quietAfter) {
         context = new MockProcessorContext<>();
         pending = PendingAssignments.builder((updates, events) -> {
             flushed.add(List.copyOf(updates));
@@ -34,7 +40,11 @@ class ProjectionWriterTests {
         }).build();
         pending.init(context.getStateStoreContext(), pending);
         context.addStateStore(pending);
-        writer = new ProjectionWriter(new ProjectionWriter.Pacing(Duration.ofMillis(100), FRESH, Duration.ofMillis(100), 3));
+        writer = new ProjectionWriter(new ProjectionWriter.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3),
+                partition -> {
+                    askedPartitions.add(partition);
+                    return fetched;
+                });
         writer.init(context);
     }
 
@@ -74,6 +84,34 @@ class ProjectionWriterTests {
         check(NOW + 160);
 
         assertThat(context.committed()).as("no event for a whole check interval").isTrue();
+    }
+
+    @Test
+    void shouldCommitAsSoonAsTheConsumerHasFetchedEverythingAndNoEventCameForACheckInterval() {
+        init(Duration.ofMinutes(10));
+        fetched = true;
+        process(UUID.randomUUID(), 1, NOW - 60_000, NOW);
+
+        check(NOW + 50);
+        assertThat(context.committed()).as("an event came within the check interval: more may be buffered").isFalse();
+
+        check(NOW + 100);
+        assertThat(context.committed()).as("read to the end, long before the input counts as quiet").isTrue();
+        assertThat(askedPartitions).containsOnly(context.taskId().partition());
+    }
+
+    @Test
+    void shouldKeepGatheringWhileTheConsumerHasNotFetchedEverythingUntilTheInputIsQuiet() {
+        init(Duration.ofMillis(500));
+        fetched = false;
+        process(UUID.randomUUID(), 1, NOW - 60_000, NOW);
+
+        check(NOW + 100);
+        check(NOW + 400);
+        assertThat(context.committed()).as("idle, but the consumer has more to fetch").isFalse();
+
+        check(NOW + 500);
+        assertThat(context.committed()).as("no event for the quiet interval").isTrue();
     }
 
     @Test
