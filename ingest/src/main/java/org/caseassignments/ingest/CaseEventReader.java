@@ -107,23 +107,38 @@ public final class CaseEventReader {
 
     /**
      * The case id if {@code value} is a UUID in canonical form (36 characters: hex digits of either case,
-     * hyphens at 8, 13, 18 and 23), else null. {@link UUID#fromString} alone also takes short forms such
-     * as {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.
+     * hyphens at 8, 13, 18 and 23), else null; parsed in the same pass. ({@link UUID#fromString} also
+     * takes short forms such as {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.)
      */
     static UUID caseId(String value) {
         if (value == null || value.length() != 36) {
             return null;
         }
+        long high = 0;
+        long low = 0;
+        int digits = 0;
         for (int i = 0; i < 36; i++) {
             char c = value.charAt(i);
-            boolean valid = i == 8 || i == 13 || i == 18 || i == 23
-                    ? c == '-'
-                    : c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
-            if (!valid) {
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                if (c != '-') {
+                    return null;
+                }
+                continue;
+            }
+            int digit = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                    : -1;
+            if (digit < 0) {
                 return null;
             }
+            if (digits++ < 16) {
+                high = high << 4 | digit;
+            } else {
+                low = low << 4 | digit;
+            }
         }
-        return UUID.fromString(value);
+        return new UUID(high, low);
     }
 
     private static Ingested rejected(String code, String message) {
