@@ -23,7 +23,12 @@ public final class BatchReduction {
      * callers that gather updates by case themselves, so every reduction follows this one rule.
      */
     public static AssignmentUpdate higherOrLater(AssignmentUpdate kept, AssignmentUpdate candidate) {
-        return candidate.revision() >= kept.revision() ? candidate : kept;
+        return candidateWins(kept.revision(), candidate.revision()) ? candidate : kept;
+    }
+
+    /** The same rule on the revisions alone, for callers that keep the kept update's revision at hand. */
+    public static boolean candidateWins(long keptRevision, long candidateRevision) {
+        return candidateRevision >= keptRevision;
     }
 
     /** The survivors, sorted by case id: every writer locks projection rows in this one order. */

@@ -1,10 +1,7 @@
 package org.caseassignments.projector.sink;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -16,7 +13,7 @@ import org.caseassignments.store.BatchReduction;
 
 /**
  * A task's accepted events not yet in PostgreSQL, reduced to the highest revision per case (on a tie
- * the later event wins: {@link BatchReduction#higherOrLater}). Held in memory only: after a crash the
+ * the later event wins: {@link BatchReduction#candidateWins}) in a {@link CaseTable}. Held in memory only: after a crash the
  * uncommitted input is read again, and the guard makes applying it a second time harmless.
  *
  * <p><b>Why it is a {@link CachedStateStore}.</b> Before a task commits its input offsets, Kafka Streams
@@ -42,7 +39,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
 
     private final Flusher flusher;
-    private final Map<UUID, AssignmentUpdate> byCase = new HashMap<>();
+    private final CaseTable byCase = new CaseTable();
     private int events;
     private boolean open;
 
@@ -56,7 +53,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     }
 
     void add(AssignmentUpdate update) {
-        byCase.merge(update.caseId(), update, BatchReduction::higherOrLater);
+        byCase.add(update);
         events++;
     }
 
@@ -75,7 +72,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         if (byCase.isEmpty()) {
             return;
         }
-        flusher.apply(new ArrayList<>(byCase.values()), events);
+        flusher.apply(byCase.values(), events);
         byCase.clear();
         events = 0;
         LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();

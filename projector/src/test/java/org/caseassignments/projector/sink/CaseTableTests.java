@@ -1,0 +1,70 @@
+package org.caseassignments.projector.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchReduction;
+import org.junit.jupiter.api.Test;
+
+/** The pending table keeps exactly what the one reduction rule keeps, however many cases and collisions. */
+class CaseTableTests {
+
+    @Test
+    void shouldKeepWhatTheBatchReductionKeepsWhileGrowingPastManyCollisions() {
+        for (long seed = 1; seed <= 5; seed++) {
+            Random random = new Random(seed);
+            List<UUID> cases = new ArrayList<>();
+            for (int i = 0; i < 5_000; i++) {
+                // Ids that differ in a few bits only, as well as random ones.
+                cases.add(i % 2 == 0 ? new UUID(random.nextLong(), random.nextLong()) : new UUID(42, i));
+            }
+            List<AssignmentUpdate> events = new ArrayList<>();
+            CaseTable table = new CaseTable();
+            for (int i = 0; i < 40_000; i++) {
+                AssignmentUpdate update = AssignmentUpdate.changed(cases.get(random.nextInt(cases.size())),
+                        "w-" + i, "s", random.nextInt(6));
+                events.add(update);
+                table.add(update);
+            }
+
+            List<AssignmentUpdate> expected = BatchReduction.highestRevisionPerCase(events);
+            assertThat(table.size()).as("seed %d", seed).isEqualTo(expected.size());
+            assertThat(table.values()).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldKeepTheLaterOfTwoUpdatesAtTheSameRevisionAndNeverALowerOne() {
+        UUID caseId = UUID.randomUUID();
+        CaseTable table = new CaseTable();
+        table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
+        table.add(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        table.add(AssignmentUpdate.changed(caseId, "w-older", "s", 2));
+        table.add(AssignmentUpdate.created(caseId, "w-created", "s"));
+
+        assertThat(table.values()).containsExactly(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+    }
+
+    @Test
+    void shouldBeEmptyAfterClearAndTakeTheSameCasesAgain() {
+        CaseTable table = new CaseTable();
+        List<UUID> cases = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            cases.add(UUID.randomUUID());
+            table.add(AssignmentUpdate.changed(cases.get(i), "w", "s", 5));
+        }
+
+        table.clear();
+        assertThat(table.isEmpty()).isTrue();
+        assertThat(table.values()).isEmpty();
+
+        cases.forEach(caseId -> table.add(AssignmentUpdate.changed(caseId, "w", "s", 1)));
+        assertThat(table.size()).isEqualTo(3_000);
+        assertThat(table.values()).allSatisfy(update -> assertThat(update.revision()).isEqualTo(1));
+    }
+}
