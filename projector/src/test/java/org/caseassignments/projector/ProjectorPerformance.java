@@ -47,8 +47,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>System properties: {@code cases} (100000), {@code changes} per case (8), {@code extra} duplicated
  * deliveries (100000), {@code swaps} out-of-order pairs (50000), {@code naive.sample} (20000),
- * {@code partitions} (3), {@code seed} (1), {@code baselines} (true), {@code warmup} (false: first drain
- * the same workload once, unmeasured, on topics of its own), and any {@code projector.*} or
+ * {@code partitions} (3), {@code seed} (1), {@code baselines} (true), {@code warmup} (0: first drain
+ * the same workload N times, unmeasured, on topics of their own), {@code rounds} (1: measured drains,
+ * each followed by the ceiling; the summary gives medians), and any {@code projector.*} or
  * {@code spring.kafka.*} setting, e.g.
  * {@code -Dprojector.streams.commit-interval=2s}.
  */
@@ -179,20 +180,34 @@ public final class ProjectorPerformance {
             double warm = projector(warmTopics, warmIds, changes, warmEvents.size(), warmRandom);
             System.out.printf("warm-up run %d (not measured): %,.0f events/s%n", w, warm);
         }
-        double projector = projector(topics, caseIds, changes, events.size(), random);
-        if (!Boolean.parseBoolean(System.getProperty("baselines", "true"))) {
+        // -Drounds=N: N measured drains, each followed by the ceiling on a fresh database, so every ratio
+        // compares two measurements taken a minute apart; the summary gives the median of each.
+        int rounds = Integer.getInteger("rounds", 1);
+        boolean baselines = Boolean.parseBoolean(System.getProperty("baselines", "true"));
+        List<double[]> measured = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            double projector = projector(topics, caseIds, changes, events.size(), random);
+            if (!baselines) {
+                continue;
+            }
+            double[] ceiling = ceiling(events, caseIds, random);
+            measured.add(new double[] {projector, projector / ceiling[0], projector / ceiling[1]});
+            System.out.printf("round %d: projector %,.0f events/s; ceiling %,.0f / %,.0f events/s (statements only / "
+                            + "with COPY); projector / ceiling = %.1f%% / %.1f%%%n", round, projector, ceiling[0],
+                    ceiling[1], 100 * projector / ceiling[0], 100 * projector / ceiling[1]);
+        }
+        if (!baselines) {
             System.exit(0);
         }
         double naive = naive(topics, caseIds, naiveSample, random);
-        double[] ceiling = ceiling(events, caseIds, random);
 
-        System.out.printf("%nprojector: %,.0f events/s%n", projector);
+        double projector = median(measured, 0);
+        System.out.printf("%nprojector: %,.0f events/s%s%n", projector, rounds > 1 ? " (median of " + rounds + " rounds)" : "");
         System.out.printf("naive (one transaction per event, first %,d events): %,.0f events/s%n",
                 naiveSample, naive);
-        System.out.printf("ceiling, statements only: %,.0f events/s; with COPY of the events: %,.0f events/s%n",
-                ceiling[0], ceiling[1]);
-        System.out.printf("projector / naive = %.1fx; projector / ceiling = %.1f%% (statements only), %.1f%% (with COPY)%n",
-                projector / naive, 100 * projector / ceiling[0], 100 * projector / ceiling[1]);
+        System.out.printf("projector / naive = %.1fx; projector / ceiling = %.1f%% (statements only), %.1f%% (with COPY)%s%n",
+                projector / naive, 100 * median(measured, 1), 100 * median(measured, 2),
+                rounds > 1 ? ", medians of the rounds' ratios" : "");
         System.out.printf("machine: %d processors, %d MiB max heap, Java %s%n", Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, System.getProperty("java.version"));
         System.exit(0);
@@ -472,6 +487,12 @@ public final class ProjectorPerformance {
         System.out.printf("ceiling: COPY of %,d events %.1f s, INSERT … SELECT + UPDATE … FROM %.1f s%n",
                 events.size(), copy, statements);
         return new double[] {events.size() / statements, events.size() / (statements + copy)};
+    }
+
+    private static double median(List<double[]> rows, int column) {
+        double[] values = rows.stream().mapToDouble(row -> row[column]).sorted().toArray();
+        int middle = values.length / 2;
+        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 
     private static double seconds(long since) {
