@@ -77,9 +77,15 @@ final class CaseTable {
         return values;
     }
 
-    /** Empties the table and keeps its capacity, as the next batch of a busy task needs about as much. */
+    /**
+     * Empties the table. It keeps its capacity while it was at least an eighth full, as the next batch of
+     * a task catching up needs about as much; after a small batch it shrinks back, so a task does not
+     * hold a backlog's table (28 bytes a slot, two to four slots a case) while it keeps up.
+     */
     void clear() {
-        if (size > 0) {
+        if (updates.length > MIN_CAPACITY && size * 8 < updates.length) {
+            allocate(MIN_CAPACITY);
+        } else if (size > 0) {
             Arrays.fill(slots, 0);
             Arrays.fill(updates, null);
             size = 0;

@@ -13,8 +13,9 @@ import org.caseassignments.store.BatchReduction;
 
 /**
  * A task's accepted events not yet in PostgreSQL, reduced to the highest revision per case (on a tie
- * the later event wins: {@link BatchReduction#candidateWins}) in a {@link CaseTable}. Held in memory only: after a crash the
- * uncommitted input is read again, and the guard makes applying it a second time harmless.
+ * the later event wins: {@link BatchReduction#candidateWins}) in a {@link CaseTable}. Held in memory
+ * only: after a crash the uncommitted input is read again, and the guard makes applying it a second
+ * time harmless.
  *
  * <p><b>Why it is a {@link CachedStateStore}.</b> Before a task commits its input offsets, Kafka Streams
  * flushes the caches of its stores ({@code StreamTask.prepareCommit} → {@code flushCache}); a plain

@@ -51,6 +51,24 @@ class CaseTableTests {
     }
 
     @Test
+    void shouldKeepEveryCaseAfterShrinkingBackFromALargeBatch() {
+        CaseTable table = new CaseTable();
+        for (int i = 0; i < 20_000; i++) {
+            table.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
+        }
+        table.clear();
+        List<AssignmentUpdate> small = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            small.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 2));
+            table.add(small.get(i));
+        }
+        table.clear(); // a small batch after a large one: back to the minimum capacity
+
+        small.forEach(table::add);
+        assertThat(table.values()).containsExactlyInAnyOrderElementsOf(small);
+    }
+
+    @Test
     void shouldBeEmptyAfterClearAndTakeTheSameCasesAgain() {
         CaseTable table = new CaseTable();
         List<UUID> cases = new ArrayList<>();

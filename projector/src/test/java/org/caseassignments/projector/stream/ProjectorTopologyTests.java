@@ -91,7 +91,8 @@ class ProjectorTopologyTests {
                 BundledSchemas.withWriterSchemas(List.of(WITHOUT_REVISION))));
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, reader, new IngestMetrics(registry, "projector"),
-                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true).addTo(builder);
+                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-tests");
         config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -230,7 +231,8 @@ class ProjectorTopologyTests {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
                 new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)),
-                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true).addTo(builder);
+                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
         config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("registry-down").toString());
@@ -286,7 +288,8 @@ class ProjectorTopologyTests {
     void shouldNeedNoRepartitionTopicSoEachCaseStaysOnItsInputPartition() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true).addTo(builder);
+                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                .addTo(builder);
 
         var description = builder.build().describe();
 
