@@ -2,6 +2,7 @@ package org.caseassignments.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
 import java.util.UUID;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -60,7 +61,7 @@ class CaseEventReaderTests {
         UUID id = UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
         assertThat(CaseEventReader.caseId("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")).isEqualTo(id);
         assertThat(CaseEventReader.caseId("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")).isEqualTo(id);
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         for (int i = 0; i < 1_000; i++) {
             UUID any = new UUID(random.nextLong(), random.nextLong());
             assertThat(CaseEventReader.caseId(any.toString())).isEqualTo(any);
