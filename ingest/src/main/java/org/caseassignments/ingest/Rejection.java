@@ -13,4 +13,5 @@ public record Rejection(String code, String message) {
     public static final String INVALID_CASE_ID = "INVALID_CASE_ID";
     public static final String NEGATIVE_REVISION = "NEGATIVE_REVISION";
     public static final String UNEXPECTED_RECORD_TYPE = "UNEXPECTED_RECORD_TYPE";
+    public static final String INVALID_JURISDICTION = "INVALID_JURISDICTION";
 }

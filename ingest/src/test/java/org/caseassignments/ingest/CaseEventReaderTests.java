@@ -40,6 +40,35 @@ class CaseEventReaderTests {
     }
 
     @Test
+    void shouldCarryTheCaseJurisdictionOfEitherEventType() {
+        UUID caseId = UUID.randomUUID();
+        byte[] created = codec.encode("t", CaseEvents.created(caseId).jurisdiction("georgia").build(), false);
+        byte[] changed = codec.encode("t", CaseEvents.changed(caseId, 2).jurisdiction("navajo-nation").build(), false);
+
+        assertThat(reader.read(created)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update().jurisdiction()).isEqualTo("georgia"));
+        assertThat(reader.read(changed)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update().jurisdiction()).isEqualTo("navajo-nation"));
+    }
+
+    @Test
+    void shouldAcceptAnEventWithoutJurisdictionAsOneThatKeepsTheKnownJurisdiction() {
+        byte[] value = codec.encode("t", CaseEvents.changed(UUID.randomUUID(), 2).build(), false);
+
+        assertThat(reader.read(value)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update().jurisdiction()).isNull());
+    }
+
+    @Test
+    void shouldRejectAJurisdictionThatIsNotAJurisdictionName() {
+        for (String bad : new String[] {"", "Georgia", "geo rgia", "9lives", "a".repeat(64), "georgia\u0000"}) {
+            byte[] value = codec.encode("t", CaseEvents.changed(UUID.randomUUID(), 1).jurisdiction(bad).build(), false);
+
+            assertThat(rejection(value).code()).as(bad).isEqualTo(Rejection.INVALID_JURISDICTION);
+        }
+    }
+
+    @Test
     void shouldRejectANegativeRevision() {
         byte[] value = codec.encode("t", CaseEvents.changed(UUID.randomUUID(), -3).build(), false);
 

@@ -6,10 +6,12 @@ import java.util.UUID;
 /**
  * One candidate assignment of a case, from an event or a snapshot row.
  *
- * @param guard which never-rewind rule decides whether it applies
+ * @param guard        which never-rewind rule decides whether it applies
+ * @param jurisdiction the case's jurisdiction as the event or row carries it; null when it carries none,
+ *                     which keeps the stored one (an update never clears a known jurisdiction)
  */
 public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String supervisorSub, long revision,
-                               Guard guard) {
+                               Guard guard, String jurisdiction) {
 
     public AssignmentUpdate {
         Objects.requireNonNull(caseId, "caseId");
@@ -19,21 +21,26 @@ public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String sup
         }
     }
 
+    /** The same update carrying the case's jurisdiction (null: none known). */
+    public AssignmentUpdate withJurisdiction(String jurisdiction) {
+        return new AssignmentUpdate(caseId, assignedWorkerSub, supervisorSub, revision, guard, jurisdiction);
+    }
+
     /**
      * {@code case.created}: seeds revision 0 over an absent row or a placeholder, and nothing else —
      * which is exactly the strictly-newer guard at revision 0, so both event types share one statement.
      */
     public static AssignmentUpdate created(UUID caseId, String worker, String supervisor) {
-        return new AssignmentUpdate(caseId, worker, supervisor, 0, Guard.STRICTLY_NEWER);
+        return new AssignmentUpdate(caseId, worker, supervisor, 0, Guard.STRICTLY_NEWER, null);
     }
 
     /** {@code case.assignment_changed}: applies iff its revision is strictly greater than the stored one. */
     public static AssignmentUpdate changed(UUID caseId, String worker, String supervisor, long revision) {
-        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.STRICTLY_NEWER);
+        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.STRICTLY_NEWER, null);
     }
 
     /** A snapshot row: applies when newer, and converges the values at an equal revision. */
     public static AssignmentUpdate snapshot(UUID caseId, String worker, String supervisor, long revision) {
-        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.NEWER_OR_CONVERGE);
+        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.NEWER_OR_CONVERGE, null);
     }
 }

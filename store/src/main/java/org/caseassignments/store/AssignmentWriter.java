@@ -1,6 +1,5 @@
 package org.caseassignments.store;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,22 +38,25 @@ public class AssignmentWriter {
      */
     private static final String UPSERT_PROJECTION = """
             WITH batch AS MATERIALIZED (
-                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.position, prior.assignment_revision AS prior_revision,
+                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.jurisdiction, u.position,
+                       prior.assignment_revision AS prior_revision,
                        prior.case_id IS NULL
                        OR prior.assignment_revision < u.revision
                        OR (prior.assignment_revision = u.revision
-                           AND (prior.assigned_worker_sub, prior.supervisor_sub) IS DISTINCT FROM (u.worker, u.supervisor))
+                           AND ((prior.assigned_worker_sub, prior.supervisor_sub) IS DISTINCT FROM (u.worker, u.supervisor)
+                                OR (u.jurisdiction IS NOT NULL AND u.jurisdiction IS DISTINCT FROM prior.jurisdiction)))
                            AS may_change
-                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                       AS u(case_id, worker, supervisor, revision, position)
-                  LEFT JOIN LATERAL (SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision
+                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY
+                       AS u(case_id, worker, supervisor, revision, jurisdiction, position)
+                  LEFT JOIN LATERAL (SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision,
+                                            ca.jurisdiction
                                        FROM case_assignments ca
                                       WHERE ca.case_id = u.case_id
                                      OFFSET 0) AS prior ON true),
             written AS (
                 INSERT INTO case_assignments AS case_assignments
-                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-                SELECT b.case_id, b.worker, b.supervisor, b.revision, now()
+                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, updated_at)
+                SELECT b.case_id, b.worker, b.supervisor, b.revision, b.jurisdiction, now()
                   FROM batch b
                  WHERE b.may_change
                  ORDER BY b.position
@@ -62,6 +64,7 @@ public class AssignmentWriter {
                    SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
                        supervisor_sub      = EXCLUDED.supervisor_sub,
                        assignment_revision = EXCLUDED.assignment_revision,
+                       jurisdiction        = coalesce(EXCLUDED.jurisdiction, case_assignments.jurisdiction),
                        updated_at          = now()
                  WHERE %s
                 RETURNING case_id, (xmax = 0) AS inserted)
@@ -159,7 +162,7 @@ public class AssignmentWriter {
         jdbc.execute(LOOKUPS_BY_KEY);
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(UPSERT_PROJECTION.formatted(guard.condition))) {
-                bindUpdates(connection, ps, survivors);
+                bindUpdates(connection, ps, survivors, true);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         UUID caseId = rs.getObject("case_id", UUID.class);
@@ -213,7 +216,7 @@ public class AssignmentWriter {
         }
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION)) {
-                bindUpdates(connection, ps, moved);
+                bindUpdates(connection, ps, moved, false);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});
@@ -225,27 +228,29 @@ public class AssignmentWriter {
         return counts;
     }
 
-    private static void bindUpdates(Connection connection, PreparedStatement ps, List<AssignmentUpdate> updates)
-            throws SQLException {
+    /** Binds the triples as four arrays, and the jurisdictions as a fifth when the statement takes them. */
+    private static void bindUpdates(Connection connection, PreparedStatement ps, List<AssignmentUpdate> updates,
+                                    boolean withJurisdictions) throws SQLException {
         int n = updates.size();
         Object[] caseIds = new Object[n];
         Object[] workers = new Object[n];
         Object[] supervisors = new Object[n];
         Object[] revisions = new Object[n];
+        Object[] jurisdictions = new Object[n];
         for (int i = 0; i < n; i++) {
             AssignmentUpdate u = updates.get(i);
             caseIds[i] = u.caseId();
             workers[i] = u.assignedWorkerSub();
             supervisors[i] = u.supervisorSub();
             revisions[i] = u.revision();
+            jurisdictions[i] = u.jurisdiction();
         }
-        Array[] arrays = {
-                connection.createArrayOf("uuid", caseIds),
-                connection.createArrayOf("text", workers),
-                connection.createArrayOf("text", supervisors),
-                connection.createArrayOf("bigint", revisions)};
-        for (int i = 0; i < arrays.length; i++) {
-            ps.setArray(i + 1, arrays[i]);
+        ps.setArray(1, connection.createArrayOf("uuid", caseIds));
+        ps.setArray(2, connection.createArrayOf("text", workers));
+        ps.setArray(3, connection.createArrayOf("text", supervisors));
+        ps.setArray(4, connection.createArrayOf("bigint", revisions));
+        if (withJurisdictions) {
+            ps.setArray(5, connection.createArrayOf("text", jurisdictions));
         }
     }
 }

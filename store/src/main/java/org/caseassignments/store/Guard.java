@@ -15,13 +15,16 @@ public enum Guard {
 
     /**
      * Backfill from the case service's snapshot, the source of truth for the revision it holds:
-     * newer wins, and at an equal revision the values converge to the snapshot's.
+     * newer wins, and at an equal revision the values converge to the snapshot's (a jurisdiction only when the
+     * row carries one, which is how a backfill fills in the jurisdiction of cases projected before it was known).
      */
     NEWER_OR_CONVERGE("""
             case_assignments.assignment_revision < EXCLUDED.assignment_revision
                OR (case_assignments.assignment_revision = EXCLUDED.assignment_revision
-                   AND (case_assignments.assigned_worker_sub, case_assignments.supervisor_sub)
-                       IS DISTINCT FROM (EXCLUDED.assigned_worker_sub, EXCLUDED.supervisor_sub))""");
+                   AND ((case_assignments.assigned_worker_sub, case_assignments.supervisor_sub)
+                           IS DISTINCT FROM (EXCLUDED.assigned_worker_sub, EXCLUDED.supervisor_sub)
+                        OR (EXCLUDED.jurisdiction IS NOT NULL
+                            AND EXCLUDED.jurisdiction IS DISTINCT FROM case_assignments.jurisdiction)))""");
 
     final String condition;
 

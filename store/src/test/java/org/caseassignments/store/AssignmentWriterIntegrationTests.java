@@ -1,6 +1,7 @@
 package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +41,49 @@ class AssignmentWriterIntegrationTests {
         assertThat(lower.unchanged()).isEqualTo(1);
         assertThat(higher.advancedCases()).containsExactly(caseId);
         assertThat(projection(caseId)).containsEntry("assigned_worker_sub", "w-6").containsEntry("assignment_revision", 6L);
+    }
+
+    @Test
+    void shouldTakeTheJurisdictionWithItsRevisionAndNeverClearItWithAnEventThatCarriesNone() {
+        UUID caseId = UUID.randomUUID();
+        writer.apply(List.of(AssignmentUpdate.created(caseId, "w-0", "s-0").withJurisdiction("georgia")));
+
+        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 1)));
+        ApplyResult equal = writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 1).withJurisdiction("texas")));
+
+        assertThat(equal.unchanged()).isEqualTo(1);
+        assertThat(projection(caseId)).containsEntry("assignment_revision", 1L).containsEntry("jurisdiction", "georgia");
+
+        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s-2", 2).withJurisdiction("texas")));
+
+        assertThat(projection(caseId)).containsEntry("jurisdiction", "texas");
+    }
+
+    @Test
+    void shouldFillInAnUnknownJurisdictionFromASnapshotRowAtTheSameRevisionWithoutMovingAnything() {
+        UUID caseId = UUID.randomUUID();
+        UUID placement = Rows.placement(caseId).worker("w-3").supervisor("s-3").revision(3).insert(jdbc);
+        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-3", "s-3", 3)));
+        assertThat(projection(caseId)).containsEntry("jurisdiction", null);
+
+        ApplyResult filled = writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-3", "s-3", 3).withJurisdiction("georgia")));
+        ApplyResult again = writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-3", "s-3", 3).withJurisdiction("georgia")));
+        ApplyResult without = writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-3", "s-3", 3)));
+
+        assertThat(filled.outcomes()).containsEntry(caseId, Outcome.CONVERGED);
+        assertThat(again.unchanged()).isEqualTo(1);
+        assertThat(without.unchanged()).isEqualTo(1);
+        assertThat(projection(caseId)).containsEntry("assignment_revision", 3L).containsEntry("jurisdiction", "georgia");
+        assertThat(jdbc.queryForObject("SELECT row_version FROM placements WHERE id = ?", Long.class, placement)).isEqualTo(1L);
+    }
+
+    @Test
+    void shouldRefuseToStoreAJurisdictionThatIsNotAJurisdictionName() {
+        UUID caseId = UUID.randomUUID();
+
+        assertThatThrownBy(() ->
+                        writer.apply(List.of(AssignmentUpdate.created(caseId, "w", "s").withJurisdiction("Georgia"))))
+                .hasMessageContaining("case_assignments_jurisdiction_form");
     }
 
     @Test

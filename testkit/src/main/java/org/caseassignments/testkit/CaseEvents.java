@@ -46,6 +46,7 @@ public final class CaseEvents {
         private String worker = "worker-1";
         private String supervisor = "supervisor-1";
         private UUID eventId = UUID.randomUUID();
+        private String jurisdiction;
 
         private CreatedBuilder(UUID caseId) {
             this.caseId = caseId;
@@ -66,6 +67,12 @@ public final class CaseEvents {
             return this;
         }
 
+        /** The case's jurisdiction; none by default, as from a producer that predates the field. */
+        public CreatedBuilder jurisdiction(String jurisdiction) {
+            this.jurisdiction = jurisdiction;
+            return this;
+        }
+
         public CaseCreated build() {
             return CaseCreated.newBuilder()
                     .setEventId(eventId.toString())
@@ -73,6 +80,7 @@ public final class CaseEvents {
                     .setAssignedWorkerSub(worker)
                     .setSupervisorSub(supervisor)
                     .setOccurredAt(now())
+                    .setJurisdiction(jurisdiction)
                     .build();
         }
     }
@@ -83,6 +91,7 @@ public final class CaseEvents {
         private String worker = "worker-1";
         private String supervisor = "supervisor-1";
         private UUID eventId = UUID.randomUUID();
+        private String jurisdiction;
 
         private ChangedBuilder(UUID caseId, long revision) {
             this.caseId = caseId;
@@ -104,6 +113,12 @@ public final class CaseEvents {
             return this;
         }
 
+        /** The case's jurisdiction; none by default, as from a producer that predates the field. */
+        public ChangedBuilder jurisdiction(String jurisdiction) {
+            this.jurisdiction = jurisdiction;
+            return this;
+        }
+
         public CaseAssignmentChanged build() {
             return CaseAssignmentChanged.newBuilder()
                     .setEventId(eventId.toString())
@@ -112,6 +127,7 @@ public final class CaseEvents {
                     .setSupervisorSub(supervisor)
                     .setAssignmentRevision(revision)
                     .setOccurredAt(now())
+                    .setJurisdiction(jurisdiction)
                     .build();
         }
     }

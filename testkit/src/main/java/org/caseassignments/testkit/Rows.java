@@ -29,12 +29,13 @@ public final class Rows {
         return new FosterHomeRow();
     }
 
-    /** A {@code case_assignments} row; revision −1 with no pair is a placeholder. */
+    /** A {@code case_assignments} row, in Georgia unless told; revision −1 with no pair is a placeholder. */
     public static final class AssignmentRow {
         private final UUID caseId;
         private String worker = "worker-1";
         private String supervisor = "supervisor-1";
         private long revision;
+        private String jurisdiction = "georgia";
 
         private AssignmentRow(UUID caseId) {
             this.caseId = caseId;
@@ -55,15 +56,22 @@ public final class Rows {
             return this;
         }
 
+        /** Null: unknown, as for a case projected before its jurisdiction was known. */
+        public AssignmentRow jurisdiction(String jurisdiction) {
+            this.jurisdiction = jurisdiction;
+            return this;
+        }
+
         public AssignmentRow placeholder() {
-            return worker(null).supervisor(null).revision(-1);
+            return worker(null).supervisor(null).revision(-1).jurisdiction(null);
         }
 
         public UUID insert(JdbcTemplate jdbc) {
             jdbc.update("""
-                    INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-                    VALUES (?, ?, ?, ?, now())
-                    """, caseId, worker, supervisor, revision);
+                    INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision,
+                                                  jurisdiction, updated_at)
+                    VALUES (?, ?, ?, ?, ?, now())
+                    """, caseId, worker, supervisor, revision, jurisdiction);
             return caseId;
         }
     }
@@ -138,8 +146,15 @@ public final class Rows {
         private String licenseStatus = "ACTIVE";
         private String adminUnit = "unit-1";
         private Integer capacity = 2;
+        private String jurisdiction = "georgia";
 
         private FosterHomeRow() {
+        }
+
+        /** Null: unknown, as for a home created before homes carried their jurisdiction. */
+        public FosterHomeRow jurisdiction(String jurisdiction) {
+            this.jurisdiction = jurisdiction;
+            return this;
         }
 
         public FosterHomeRow id(UUID id) {
@@ -174,9 +189,9 @@ public final class Rows {
 
         public UUID insert(JdbcTemplate jdbc) {
             jdbc.update("""
-                    INSERT INTO foster_homes (id, name, license_number, license_status, admin_unit, capacity)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, id, name, licenseNumber, licenseStatus, adminUnit, capacity);
+                    INSERT INTO foster_homes (id, name, license_number, license_status, admin_unit, capacity, jurisdiction)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, id, name, licenseNumber, licenseStatus, adminUnit, capacity, jurisdiction);
             return id;
         }
     }

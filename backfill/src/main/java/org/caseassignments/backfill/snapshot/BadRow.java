@@ -12,6 +12,7 @@ public record BadRow(long line, String reason, String message, String record) im
     public static final String MISSING_COLUMN = "MISSING_COLUMN";
     public static final String EXTRA_COLUMN = "EXTRA_COLUMN";
     public static final String INVALID_VALUE = "INVALID_VALUE";
+    public static final String INVALID_JURISDICTION = "INVALID_JURISDICTION";
     public static final String INVALID_JSON = "INVALID_JSON";
 
     BadRow withRecord(String raw) {

@@ -14,7 +14,7 @@ import org.apache.commons.csv.CSVRecord;
 
 /**
  * A CSV snapshot with the header {@code case_id,assigned_worker_sub,supervisor_sub,assignment_revision}
- * (any order, extra columns ignored); an empty field is null. A header without one of the columns,
+ * and optionally {@code jurisdiction} (any order, extra columns ignored); an empty field is null. A header without one of the columns,
  * or quoting the parser cannot get past, fails the source; a row with too few or too many values is a bad row.
  */
 final class CsvSnapshotSource extends FileSnapshotSource {
@@ -25,6 +25,7 @@ final class CsvSnapshotSource extends FileSnapshotSource {
     private final CSVParser parser;
     private final Iterator<CSVRecord> records;
     private final int[] columns = new int[RowValidation.COLUMNS.length];
+    private final int jurisdictionColumn;
     private final int width;
 
     CsvSnapshotSource(Path file) {
@@ -48,6 +49,7 @@ final class CsvSnapshotSource extends FileSnapshotSource {
             throw new SnapshotSourceException(identity().description() + ": the header lacks " + String.join(", ", missing)
                     + "; expected " + String.join(",", RowValidation.COLUMNS));
         }
+        this.jurisdictionColumn = header.getOrDefault(RowValidation.JURISDICTION, -1);
         this.width = header.size();
         this.records = parser.iterator();
     }
@@ -76,7 +78,8 @@ final class CsvSnapshotSource extends FileSnapshotSource {
                     raw(record));
         }
         SnapshotRecord result = RowValidation.validate(line, record.get(columns[0]), record.get(columns[1]),
-                record.get(columns[2]), record.get(columns[3]), null);
+                record.get(columns[2]), record.get(columns[3]),
+                jurisdictionColumn < 0 ? null : record.get(jurisdictionColumn), null);
         return result instanceof BadRow bad ? bad.withRecord(raw(record)) : result;
     }
 

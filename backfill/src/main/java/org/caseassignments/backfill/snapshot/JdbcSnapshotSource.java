@@ -18,7 +18,8 @@ import org.apache.commons.csv.CSVFormat;
 /**
  * A query against the case service's own database, on a read-only connection in one read-only
  * transaction (one consistent snapshot), streamed with a fetch size rather than loaded whole. The
- * query must return the four columns by name and should {@code ORDER BY} a unique key, so that a
+ * query must return the four columns by name (and may return {@code jurisdiction}) and should
+ * {@code ORDER BY} a unique key, so that a
  * resumed run skips exactly the rows the interrupted one did.
  */
 final class JdbcSnapshotSource implements SnapshotSource {
@@ -27,6 +28,7 @@ final class JdbcSnapshotSource implements SnapshotSource {
     private final Connection connection;
     private final ResultSet rows;
     private final int[] columns = new int[RowValidation.COLUMNS.length];
+    private int jurisdictionColumn = -1;
     private long recordsRead;
 
     JdbcSnapshotSource(String url, String user, String password, String query, int fetchSize) {
@@ -58,6 +60,7 @@ final class JdbcSnapshotSource implements SnapshotSource {
         for (int i = 1; i <= metaData.getColumnCount(); i++) {
             byLabel.put(metaData.getColumnLabel(i).toLowerCase(Locale.ROOT), i);
         }
+        jurisdictionColumn = byLabel.getOrDefault(RowValidation.JURISDICTION, -1);
         List<String> missing = new ArrayList<>();
         for (int i = 0; i < columns.length; i++) {
             Integer index = byLabel.get(RowValidation.COLUMNS[i]);
@@ -75,7 +78,7 @@ final class JdbcSnapshotSource implements SnapshotSource {
 
     @Override
     public SnapshotRecord next() {
-        String[] values = new String[columns.length];
+        String[] values = new String[columns.length + 1];
         try {
             if (!rows.next()) {
                 return null;
@@ -83,11 +86,13 @@ final class JdbcSnapshotSource implements SnapshotSource {
             for (int i = 0; i < columns.length; i++) {
                 values[i] = rows.getString(columns[i]);
             }
+            values[columns.length] = jurisdictionColumn < 0 ? null : rows.getString(jurisdictionColumn);
         } catch (SQLException e) {
             throw new SnapshotSourceException("the snapshot query failed at row " + (recordsRead + 1) + ": " + e.getMessage(), e);
         }
         recordsRead++;
-        SnapshotRecord result = RowValidation.validate(recordsRead, values[0], values[1], values[2], values[3], null);
+        SnapshotRecord result = RowValidation.validate(recordsRead, values[0], values[1], values[2], values[3], values[4],
+                null);
         return result instanceof BadRow bad ? bad.withRecord(CSVFormat.DEFAULT.format((Object[]) values)) : result;
     }
 

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A JSON Lines snapshot: one object per line with the keys {@code case_id}, {@code assigned_worker_sub},
- * {@code supervisor_sub} (a string or null) and {@code assignment_revision}; other keys are ignored
+ * {@code supervisor_sub} (a string or null) and {@code assignment_revision}, and optionally
+ * {@code jurisdiction} (a string or null); other keys are ignored
  * and blank lines are skipped. A line that is not such an object is a bad row.
  */
 final class JsonLinesSnapshotSource extends FileSnapshotSource {
@@ -63,7 +64,13 @@ final class JsonLinesSnapshotSource extends FileSnapshotSource {
                                 + ", was " + value, text);
             }
         }
-        SnapshotRecord result = RowValidation.validate(line, values[0], values[1], values[2], values[3], null);
+        JsonNode jurisdiction = node.get(RowValidation.JURISDICTION);
+        if (jurisdiction != null && !jurisdiction.isNull() && !jurisdiction.isTextual()) {
+            return new BadRow(line, BadRow.INVALID_JURISDICTION, "jurisdiction must be a string or null, was " + jurisdiction,
+                    text);
+        }
+        SnapshotRecord result = RowValidation.validate(line, values[0], values[1], values[2], values[3],
+                jurisdiction == null || jurisdiction.isNull() ? null : jurisdiction.asText(), null);
         return result instanceof BadRow bad ? bad.withRecord(text) : result;
     }
 }

@@ -2,8 +2,11 @@ package org.caseassignments.backfill.snapshot;
 
 import java.util.UUID;
 
+import org.caseassignments.schemas.jurisdiction.Jurisdictions;
+
 /**
- * Turns the four text fields of a snapshot row into a {@link SnapshotRow} or a {@link BadRow}.
+ * Turns the four text fields of a snapshot row, and its optional jurisdiction, into a {@link SnapshotRow}
+ * or a {@link BadRow}.
  * Every source funnels through here, so a row is judged the same whatever it came from.
  */
 final class RowValidation {
@@ -13,13 +16,15 @@ final class RowValidation {
     static final String SUPERVISOR = "supervisor_sub";
     static final String REVISION = "assignment_revision";
     static final String[] COLUMNS = {CASE_ID, WORKER, SUPERVISOR, REVISION};
+    /** Optional: a snapshot without it leaves the jurisdictions the projection holds as they are. */
+    static final String JURISDICTION = "jurisdiction";
 
     private RowValidation() {
     }
 
-    /** Empty worker or supervisor means none; the record text is only used to report a bad row. */
+    /** Empty worker, supervisor or jurisdiction means none; the record text is only used to report a bad row. */
     static SnapshotRecord validate(long line, String caseId, String worker, String supervisor, String revision,
-                                   String record) {
+                                   String jurisdiction, String record) {
         if (caseId == null || caseId.isEmpty()) {
             return new BadRow(line, BadRow.MISSING_COLUMN, "case_id is empty", record);
         }
@@ -40,7 +45,12 @@ final class RowValidation {
             return new BadRow(line, BadRow.NEGATIVE_REVISION, "assignment_revision " + parsed + " is negative; revisions are >= 0",
                     record);
         }
-        return new SnapshotRow(line, id, emptyToNull(worker), emptyToNull(supervisor), parsed);
+        String knownJurisdiction = emptyToNull(jurisdiction);
+        if (knownJurisdiction != null && !Jurisdictions.isValidName(knownJurisdiction)) {
+            return new BadRow(line, BadRow.INVALID_JURISDICTION, "jurisdiction '" + jurisdiction
+                    + "' is not a jurisdiction name (" + Jurisdictions.PATTERN + ")", record);
+        }
+        return new SnapshotRow(line, id, emptyToNull(worker), emptyToNull(supervisor), parsed, knownJurisdiction);
     }
 
     /** Only the canonical 36-character form: {@link UUID#fromString} also accepts short forms such as 1-2-3-4-5. */

@@ -41,7 +41,7 @@ class ReadAheadSourceTests {
             read++;
             return read % 10 == 0
                     ? new BadRow(read + 1, BadRow.INVALID_CASE_ID, "not a UUID", "x")
-                    : new SnapshotRow(read + 1, new UUID(0, read), "w", "s", read);
+                    : new SnapshotRow(read + 1, new UUID(0, read), "w", "s", read, null);
         }
 
         @Override

@@ -45,6 +45,7 @@ final class MonotonicFilter implements Processor<String, AssignmentUpdate, Strin
                 .setAssignedWorkerSub(update.assignedWorkerSub())
                 .setSupervisorSub(update.supervisorSub())
                 .setAssignmentRevision(update.revision())
+                .setJurisdiction(update.jurisdiction())
                 .build()));
     }
 }

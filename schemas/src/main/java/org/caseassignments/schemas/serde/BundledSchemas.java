@@ -1,5 +1,8 @@
 package org.caseassignments.schemas.serde;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +22,9 @@ import org.caseassignments.schemas.events.CaseCreated;
 
 /**
  * The record types this module knows, and the writer schemas that single-object encoding can
- * resolve by fingerprint. Every current schema is known; older versions are added with
- * {@link #withWriterSchemas(List)} so a reader can decode records written by older producers.
+ * resolve by fingerprint. Every current schema is known, and so is every earlier version this project
+ * has published ({@value #HISTORY}), so producers that have not upgraded keep being read; further
+ * versions are added with {@link #withWriterSchemas(List)}.
  */
 public final class BundledSchemas {
 
@@ -39,6 +43,11 @@ public final class BundledSchemas {
                         .build()));
     }
 
+    /** Earlier versions of the bundled schemas, still written by producers that have not upgraded. */
+    static final String HISTORY = "/avro-history/";
+    private static final List<String> PUBLISHED_VERSIONS =
+            List.of("CaseCreated-v1.avsc", "CaseAssignmentChanged-v1.avsc", "CaseAssignment-v1.avsc");
+
     private static final BundledSchemas CURRENT = new BundledSchemas(List.of());
 
     private final Map<String, Schema> readerSchemasByName;
@@ -48,8 +57,25 @@ public final class BundledSchemas {
         this.readerSchemasByName = RECORD_CLASSES.stream()
                 .map(BundledSchemas::schemaOf)
                 .collect(Collectors.toUnmodifiableMap(Schema::getFullName, Function.identity()));
-        Stream.concat(readerSchemasByName.values().stream(), extraWriterSchemas.stream())
+        Stream.of(readerSchemasByName.values().stream(), publishedVersions().stream(), extraWriterSchemas.stream())
+                .flatMap(Function.identity())
                 .forEach(s -> writerSchemasByFingerprint.put(fingerprint(s), s));
+    }
+
+    /** The earlier versions of this module's own schemas, read from the classpath. */
+    static List<Schema> publishedVersions() {
+        List<Schema> schemas = new ArrayList<>();
+        for (String name : PUBLISHED_VERSIONS) {
+            try (InputStream in = BundledSchemas.class.getResourceAsStream(HISTORY + name)) {
+                if (in == null) {
+                    throw new IllegalStateException("Bundled schema history " + HISTORY + name + " is missing");
+                }
+                schemas.add(new Schema.Parser().parse(in));
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read bundled schema history " + HISTORY + name, e);
+            }
+        }
+        return schemas;
     }
 
     /** The bundled current schemas only. */
