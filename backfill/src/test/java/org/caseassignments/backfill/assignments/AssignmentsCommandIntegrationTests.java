@@ -127,6 +127,31 @@ class AssignmentsCommandIntegrationTests {
     }
 
     @Test
+    void shouldFillInTheJurisdictionOfCasesProjectedWithoutOneAndRejectAMalformedJurisdiction() throws IOException {
+        // Given cases projected before their jurisdiction was known, one of them already converged
+        UUID unknown = Rows.assignment(UUID.randomUUID()).worker("w").supervisor("s").revision(3).jurisdiction(null).insert(jdbc);
+        UUID known = Rows.assignment(UUID.randomUUID()).worker("w").supervisor("s").revision(3).jurisdiction("texas").insert(jdbc);
+        UUID bad = UUID.randomUUID();
+        Path snapshot = Files.createTempFile(dir, "snapshot", ".csv");
+        Files.write(snapshot, List.of("case_id,assigned_worker_sub,supervisor_sub,assignment_revision,jurisdiction",
+                unknown + ",w,s,3,georgia",
+                known + ",w,s,3,",
+                bad + ",w,s,1,Georgia"));
+        Path rejects = dir.resolve("rejects.csv");
+
+        // When
+        Cli.Run run = cli.run("assignments", "--file", snapshot.toString(), "--rejects", rejects.toString());
+
+        // Then the unknown one is filled in at its revision, an empty field keeps the known one
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(jdbc.queryForMap("SELECT * FROM case_assignments WHERE case_id = ?", unknown))
+                .containsEntry("jurisdiction", "georgia").containsEntry("assignment_revision", 3L);
+        assertThat(jdbc.queryForObject("SELECT jurisdiction FROM case_assignments WHERE case_id = ?", String.class, known))
+                .isEqualTo("texas");
+        assertThat(Files.readAllLines(rejects)).hasSize(2).last().asString().startsWith("4,INVALID_JURISDICTION,");
+    }
+
+    @Test
     void shouldReadJsonLinesAndRejectLinesThatAreNotSnapshotRows() throws IOException {
         UUID good = UUID.randomUUID();
         UUID alsoGood = UUID.randomUUID();
