@@ -73,8 +73,8 @@ class MutationApiApplicationIntegrationTests {
     void shouldShowTheRulesetVersionServingEachJurisdiction() {
         Reply info = api.get("/actuator/info", TestTokensHolder.ADMIN);
 
-        assertThat(info.json().path("rulesets").path("georgia").asString()).isEqualTo("1.1.0");
-        assertThat(info.json().path("rulesets").path("texas").asString()).isEqualTo("1.1.0");
+        assertThat(info.json().path("rulesets").path("georgia").asString()).isEqualTo("1.2.0");
+        assertThat(info.json().path("rulesets").path("texas").asString()).isEqualTo("1.2.0");
     }
 
     /** Actuator endpoints other than health need a token like everything else. */

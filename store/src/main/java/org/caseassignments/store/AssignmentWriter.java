@@ -126,12 +126,6 @@ public class AssignmentWriter {
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
     private static final String PLANNER_DEFAULTS = "SET LOCAL enable_seqscan = on";
 
-    private static final String INSERT_PLACEHOLDER = """
-            INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-            VALUES (?, NULL, NULL, -1, now())
-            ON CONFLICT (case_id) DO NOTHING
-            """;
-
     private final JdbcTemplate jdbc;
 
     public AssignmentWriter(JdbcTemplate jdbc) {
@@ -196,16 +190,6 @@ public class AssignmentWriter {
         int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
                 ordered);
-    }
-
-    /**
-     * Inserts a placeholder (revision −1, no worker, no supervisor) for a case with no projection row,
-     * so a create on an unknown case has a row to hold {@code FOR SHARE}. Does nothing if a row exists.
-     *
-     * @return whether a placeholder was inserted
-     */
-    public boolean insertPlaceholder(UUID caseId) {
-        return jdbc.update(INSERT_PLACEHOLDER, caseId) == 1;
     }
 
     /** @return per entity table: {updated rows, of which healed} */

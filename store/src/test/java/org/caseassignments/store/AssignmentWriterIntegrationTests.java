@@ -100,8 +100,7 @@ class AssignmentWriterIntegrationTests {
     @Test
     void shouldReplaceAPlaceholderWithTheCreationAndHealRowsBornWhileUnknown() {
         UUID caseId = UUID.randomUUID();
-        assertThat(writer.insertPlaceholder(caseId)).isTrue();
-        assertThat(writer.insertPlaceholder(caseId)).isFalse();
+        Rows.assignment(caseId).placeholder().insert(jdbc);
         UUID placement = Rows.placement(caseId).bornUnknown().insert(jdbc);
 
         ApplyResult result = writer.apply(List.of(AssignmentUpdate.created(caseId, "w-0", "s-0")));

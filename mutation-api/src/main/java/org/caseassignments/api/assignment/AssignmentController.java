@@ -2,15 +2,17 @@ package org.caseassignments.api.assignment;
 
 import java.util.UUID;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.security.Caller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The projection row of a case. Any authenticated caller may read it: it is the input the rulesets
- * consume, and knowing it tells a client whether its write can be allowed, not more.
+ * The projection row of a case, for callers of the case's jurisdiction whose ruleset lets them read
+ * {@code case_assignment}. A case that is not known yet has no jurisdiction, so it is denied like any
+ * other record the caller may not read.
  */
 @RestController
 class AssignmentController {
@@ -20,18 +22,17 @@ class AssignmentController {
     }
 
     private final CaseAssignments assignments;
+    private final PolicyEngine policy;
 
-    AssignmentController(CaseAssignments assignments) {
+    AssignmentController(CaseAssignments assignments, PolicyEngine policy) {
         this.assignments = assignments;
+        this.policy = policy;
     }
 
     @GetMapping("/cases/{caseId}/assignment")
-    AssignmentResponse get(@PathVariable UUID caseId) {
+    AssignmentResponse get(Caller caller, @PathVariable UUID caseId) {
         CaseAssignment assignment = assignments.read(caseId);
-        if (!assignment.known()) {
-            throw new ApiProblem(ProblemCode.NOT_FOUND, "Case " + caseId + " is not known to the projection yet; "
-                    + "its case.created event has not been applied");
-        }
+        policy.require(caller, Action.READ, assignment.resource());
         return new AssignmentResponse(caseId, assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
                 assignment.revision());
     }

@@ -1,28 +1,32 @@
 package org.caseassignments.api.assignment;
 
+import java.util.Map;
 import java.util.UUID;
+
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.ResourceType;
 
 /**
  * A case's assignment as the projection holds it. A case with no row, or with a placeholder
- * (revision −1), is unknown: no worker, no supervisor.
+ * (revision −1), is unknown: no worker, no supervisor, no jurisdiction.
  *
- * @param revision the upstream assignment revision; negative while unknown
+ * @param revision     the upstream assignment revision; negative while unknown
+ * @param jurisdiction the case's jurisdiction; null while unknown, which no caller's matches
  */
-public record CaseAssignment(UUID caseId, AssignmentPair pair, long revision) {
+public record CaseAssignment(UUID caseId, AssignmentPair pair, long revision, String jurisdiction) {
 
     public static CaseAssignment unknown(UUID caseId) {
-        return new CaseAssignment(caseId, AssignmentPair.NONE, -1);
+        return new CaseAssignment(caseId, AssignmentPair.NONE, -1, null);
+    }
+
+    /** What the policy sees of the row itself, for {@code GET /cases/{caseId}/assignment}. */
+    public ResourceRef resource() {
+        return new ResourceRef(ResourceType.CASE_ASSIGNMENT, caseId, caseId, pair.assignedWorkerSub(),
+                pair.supervisorSub(), Map.of(), jurisdiction);
     }
 
     public boolean known() {
         return revision >= 0;
     }
 
-    /**
-     * The triple a row created now stores: the projection's, or — for an unknown case — no worker,
-     * no supervisor and revision 0, which the projector heals when {@code case.created} arrives.
-     */
-    public long storedRevision() {
-        return known() ? revision : 0;
-    }
 }

@@ -13,13 +13,23 @@ import org.springframework.stereotype.Repository;
 public class CaseAssignments {
 
     private static final String FIND = """
-            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision
+            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction
               FROM case_assignments
              WHERE case_id = ?
             """;
 
     /** Blocks the projector's upsert of this row (it takes a row lock first) until the holder commits. */
     private static final String FIND_FOR_SHARE = FIND + " FOR SHARE";
+
+    /**
+     * The same hold, taken by an update of a case-scoped row before it locks that row: the case's jurisdiction
+     * is an input of the decision, and the projection row is locked first, as the projector does.
+     */
+    private static final String HOLD_CASE_OF = """
+            SELECT 1 FROM case_assignments
+             WHERE case_id = (SELECT case_id FROM %s WHERE id = ?)
+               FOR SHARE
+            """;
 
     private final JdbcTemplate jdbc;
 
@@ -38,11 +48,24 @@ public class CaseAssignments {
         return jdbc.query(FIND_FOR_SHARE, CaseAssignments::map, caseId).stream().findFirst();
     }
 
+    /**
+     * Inside the caller's transaction, before it locks a placement or kinship option row: holds the row's case
+     * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
+     *
+     * @param table {@code placements} or {@code kinship_options}
+     */
+    public void holdCaseOf(String table, UUID entityId) {
+        if (!table.equals("placements") && !table.equals("kinship_options")) {
+            throw new IllegalArgumentException("not a case-scoped table: " + table);
+        }
+        jdbc.query(HOLD_CASE_OF.formatted(table), rs -> { }, entityId);
+    }
+
     private static CaseAssignment map(ResultSet rs, int row) throws SQLException {
         long revision = rs.getLong("assignment_revision");
         UUID caseId = rs.getObject("case_id", UUID.class);
         return revision < 0 ? CaseAssignment.unknown(caseId)
                 : new CaseAssignment(caseId, new AssignmentPair(rs.getString("assigned_worker_sub"),
-                        rs.getString("supervisor_sub")), revision);
+                        rs.getString("supervisor_sub")), revision, rs.getString("jurisdiction"));
     }
 }

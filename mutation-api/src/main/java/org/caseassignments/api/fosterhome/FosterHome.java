@@ -8,18 +8,19 @@ import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.Versioned;
 
-/** A foster home row. */
+/** A foster home row; it belongs to the jurisdiction that created it (null: created before homes carried one). */
 record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus licenseStatus, String adminUnit,
-                  Integer capacity, long rowVersion, Instant createdAt, Instant updatedAt) implements Versioned {
+                  Integer capacity, long rowVersion, Instant createdAt, Instant updatedAt, String jurisdiction)
+        implements Versioned {
 
     /** The one builder of what the policy sees of a foster home: no case, no assignment, two attributes. */
-    static ResourceRef resource(UUID id, String adminUnit, LicenseStatus licenseStatus) {
+    static ResourceRef resource(UUID id, String adminUnit, LicenseStatus licenseStatus, String jurisdiction) {
         return new ResourceRef(ResourceType.FOSTER_HOME, id, null, null, null,
-                Map.of("admin_unit", adminUnit, "license_status", licenseStatus.name()));
+                Map.of("admin_unit", adminUnit, "license_status", licenseStatus.name()), jurisdiction);
     }
 
     ResourceRef resource() {
-        return resource(id, adminUnit, licenseStatus);
+        return resource(id, adminUnit, licenseStatus, jurisdiction);
     }
 
     FosterHome with(UpdateFosterHomeRequest change) {
@@ -28,6 +29,6 @@ record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus lice
                 change.licenseStatus() == null ? licenseStatus : change.licenseStatus(),
                 change.adminUnit() == null ? adminUnit : change.adminUnit(),
                 change.capacity() == null ? capacity : change.capacity(),
-                rowVersion, createdAt, updatedAt);
+                rowVersion, createdAt, updatedAt, jurisdiction);
     }
 }

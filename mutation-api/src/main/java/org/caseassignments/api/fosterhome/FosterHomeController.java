@@ -34,14 +34,15 @@ class FosterHomeController {
     }
 
     /**
-     * Creates a foster home with a PENDING license. The decision sees the requested admin unit (the
-     * destination), so a county director can only create homes in units they administer. One INSERT,
+     * Creates a foster home with a PENDING license, in the caller's jurisdiction. The decision sees the
+     * requested admin unit (the destination), so a county director can only create homes in units they administer. One INSERT,
      * atomic on its own; a duplicate license number is 409.
      */
     @PostMapping("/foster-homes")
     ResponseEntity<FosterHomeResponse> create(Caller caller, @Valid @RequestBody CreateFosterHomeRequest request) {
-        policy.require(caller, Action.CREATE, FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING));
-        FosterHome created = homes.insert(UUID.randomUUID(), request);
+        policy.require(caller, Action.CREATE,
+                FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING, caller.jurisdiction()));
+        FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
         return Responses.created(URI.create("/foster-homes/" + created.id()), created.rowVersion(),
                 FosterHomeResponse.of(created));
     }

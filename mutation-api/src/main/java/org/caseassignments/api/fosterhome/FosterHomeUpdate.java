@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.Transitions;
 import org.caseassignments.api.write.UpdateSteps;
 
@@ -45,12 +46,10 @@ class FosterHomeUpdate implements UpdateSteps<FosterHome> {
         return row.with(change);
     }
 
-    /**
-     * No staleness gate: the decision consumes only the admin unit and license status, which no
-     * writer other than a request changes, and requests are serialized by the row lock and If-Match.
-     */
+    /** The home's jurisdiction is the structural input every decision consumes. */
     @Override
     public void refuseIfStale(FosterHome authorized, FosterHome locked) {
+        StalenessGate.refuseIfJurisdictionChanged(authorized.jurisdiction(), locked.jurisdiction(), describe());
     }
 
     @Override

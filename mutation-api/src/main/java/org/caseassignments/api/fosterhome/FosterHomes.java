@@ -21,7 +21,8 @@ import org.springframework.stereotype.Repository;
 class FosterHomes {
 
     private static final String COLUMNS = """
-            id, name, license_number, license_status, admin_unit, capacity, row_version, created_at, updated_at""";
+            id, name, license_number, license_status, admin_unit, capacity, row_version, created_at, updated_at,
+            jurisdiction""";
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM foster_homes WHERE id = ?";
 
@@ -32,8 +33,8 @@ class FosterHomes {
     private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
 
     private static final String INSERT = """
-            INSERT INTO foster_homes (id, name, license_number, license_status, admin_unit, capacity)
-            VALUES (?, ?, ?, 'PENDING', ?, ?)
+            INSERT INTO foster_homes (id, name, license_number, license_status, admin_unit, capacity, jurisdiction)
+            VALUES (?, ?, ?, 'PENDING', ?, ?, ?)
             RETURNING\s""" + COLUMNS;
 
     private static final String UPDATE = """
@@ -57,10 +58,11 @@ class FosterHomes {
         return jdbc.query(FIND_FOR_NO_KEY_UPDATE, FosterHomes::map, id).stream().findFirst();
     }
 
-    FosterHome insert(UUID id, CreateFosterHomeRequest request) {
+    /** @param jurisdiction the creator's, which the home belongs to from now on */
+    FosterHome insert(UUID id, CreateFosterHomeRequest request, String jurisdiction) {
         try {
             return jdbc.queryForObject(INSERT, FosterHomes::map, id, request.name(), request.licenseNumber(),
-                    request.adminUnit(), request.capacity());
+                    request.adminUnit(), request.capacity(), jurisdiction);
         } catch (DuplicateKeyException e) {
             throw duplicate(request.licenseNumber());
         }
@@ -94,6 +96,7 @@ class FosterHomes {
                 rs.getObject("capacity", Integer.class),
                 rs.getLong("row_version"),
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(),
-                rs.getObject("updated_at", OffsetDateTime.class).toInstant());
+                rs.getObject("updated_at", OffsetDateTime.class).toInstant(),
+                rs.getString("jurisdiction"));
     }
 }

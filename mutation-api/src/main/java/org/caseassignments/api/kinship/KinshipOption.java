@@ -12,22 +12,22 @@ import org.caseassignments.api.write.Versioned;
 /** A live (not soft-deleted) kinship option row, with the copy of its case's assignment it carries. */
 record KinshipOption(UUID id, UUID caseId, String relativeName, String relationship, boolean approved,
                      AssignmentPair assignment, long assignmentRevision, long rowVersion, Instant createdAt,
-                     Instant updatedAt, String createdBy) implements Versioned {
+                     Instant updatedAt, String createdBy, String jurisdiction) implements Versioned {
 
-    /** The one builder of what the policy sees of a kinship option. */
-    static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, boolean approved) {
+    /** The one builder of what the policy sees of a kinship option; its jurisdiction is its case's. */
+    static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, boolean approved, String jurisdiction) {
         return new ResourceRef(ResourceType.KINSHIP_OPTION, id, caseId, assignment.assignedWorkerSub(),
-                assignment.supervisorSub(), Map.of("approved", approved));
+                assignment.supervisorSub(), Map.of("approved", approved), jurisdiction);
     }
 
     ResourceRef resource() {
-        return resource(id, caseId, assignment, approved);
+        return resource(id, caseId, assignment, approved, jurisdiction);
     }
 
     KinshipOption with(UpdateKinshipOptionRequest change) {
         return new KinshipOption(id, caseId, change.relativeName() == null ? relativeName : change.relativeName(),
                 change.relationship() == null ? relationship : change.relationship(),
                 change.approved() == null ? approved : change.approved(),
-                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy);
+                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction);
     }
 }

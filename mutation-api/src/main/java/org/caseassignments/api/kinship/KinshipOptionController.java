@@ -46,7 +46,7 @@ class KinshipOptionController {
         UUID id = UUID.randomUUID();
         boolean approved = Boolean.TRUE.equals(request.approved());
         KinshipOption created = creates.run(caller, caseId,
-                assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved),
+                assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()));
         return Responses.created(URI.create("/kinship-options/" + id), created.rowVersion(),
                 KinshipOptionResponse.of(created));

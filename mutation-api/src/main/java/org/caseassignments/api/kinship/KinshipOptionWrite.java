@@ -80,6 +80,7 @@ abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
     @Override
     public void refuseIfStale(KinshipOption authorized, KinshipOption locked) {
         StalenessGate.refuseIfAssignmentChanged(authorized.assignment(), locked.assignment(), describe());
+        StalenessGate.refuseIfJurisdictionChanged(authorized.jurisdiction(), locked.jurisdiction(), describe());
     }
 
     /** Kinship options have no state machine; {@code approved} may be set and cleared. */

@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.CaseAssignments;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -16,9 +17,11 @@ import org.springframework.stereotype.Repository;
 @Repository
 class KinshipOptions {
 
+    /** The row and its case's jurisdiction (a kinship option inherits it; null while the case's is unknown). */
     private static final String COLUMNS = """
             id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub,
-            assignment_revision, row_version, created_at, updated_at, created_by""";
+            assignment_revision, row_version, created_at, updated_at, created_by,
+            %s""".formatted("(SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = kinship_options.case_id) AS jurisdiction");
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM kinship_options WHERE id = ? AND active";
 
@@ -51,16 +54,20 @@ class KinshipOptions {
             RETURNING\s""" + COLUMNS;
 
     private final JdbcTemplate jdbc;
+    private final CaseAssignments assignments;
 
-    KinshipOptions(JdbcTemplate jdbc) {
+    KinshipOptions(JdbcTemplate jdbc, CaseAssignments assignments) {
         this.jdbc = jdbc;
+        this.assignments = assignments;
     }
 
     Optional<KinshipOption> find(UUID id) {
         return one(FIND, id);
     }
 
+    /** Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row. */
     Optional<KinshipOption> findForNoKeyUpdate(UUID id) {
+        assignments.holdCaseOf("kinship_options", id);
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
@@ -72,7 +79,7 @@ class KinshipOptions {
                          String createdBy) {
         return jdbc.queryForObject(INSERT, KinshipOptions::map, id, caseId, request.relativeName(),
                 request.relationship(), Boolean.TRUE.equals(request.approved()),
-                assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(), assignment.storedRevision(),
+                assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(), assignment.revision(),
                 createdBy);
     }
 
@@ -108,6 +115,7 @@ class KinshipOptions {
                 rs.getLong("row_version"),
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getObject("updated_at", OffsetDateTime.class).toInstant(),
-                rs.getString("created_by"));
+                rs.getString("created_by"),
+                rs.getString("jurisdiction"));
     }
 }

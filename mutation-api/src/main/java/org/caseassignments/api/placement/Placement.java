@@ -10,19 +10,23 @@ import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.Versioned;
 
-/** A placement row, with the copy of its case's assignment it carries. */
+/**
+ * A placement row, with the copy of its case's assignment it carries and its case's jurisdiction (read
+ * from the projection with the row; null while unknown).
+ */
 record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId, LocalDate startDate,
                  LocalDate endDate, AssignmentPair assignment, long assignmentRevision, long rowVersion,
-                 Instant createdAt, Instant updatedAt, String createdBy) implements Versioned {
+                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction) implements Versioned {
 
     /** The one builder of what the policy sees of a placement, for stored rows, after-images and creates alike. */
-    static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, PlacementStatus status) {
+    static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, PlacementStatus status,
+                                String jurisdiction) {
         return new ResourceRef(ResourceType.PLACEMENT, id, caseId, assignment.assignedWorkerSub(),
-                assignment.supervisorSub(), Map.of("status", status.name()));
+                assignment.supervisorSub(), Map.of("status", status.name()), jurisdiction);
     }
 
     ResourceRef resource() {
-        return resource(id, caseId, assignment, status);
+        return resource(id, caseId, assignment, status, jurisdiction);
     }
 
     Placement with(UpdatePlacementRequest change) {
@@ -30,6 +34,6 @@ record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId
                 change.fosterHomeId() == null ? fosterHomeId : change.fosterHomeId(),
                 change.startDate() == null ? startDate : change.startDate(),
                 change.endDate() == null ? endDate : change.endDate(),
-                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy);
+                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction);
     }
 }

@@ -46,9 +46,11 @@ class PlacementController {
         }
         UUID id = UUID.randomUUID();
         Placement created = creates.run(caller, caseId,
-                assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED),
+                assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED,
+                        assignment.jurisdiction()),
                 assignment -> {
-                    if (request.fosterHomeId() != null && !placements.fosterHomeExists(request.fosterHomeId())) {
+                    if (request.fosterHomeId() != null
+                            && !placements.fosterHomeExists(request.fosterHomeId(), assignment.jurisdiction())) {
                         throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
                     }
                     return placements.insert(id, caseId, request, assignment, caller.sub());

@@ -50,13 +50,14 @@ class PlacementUpdate implements UpdateSteps<Placement> {
     @Override
     public void refuseIfStale(Placement authorized, Placement locked) {
         StalenessGate.refuseIfAssignmentChanged(authorized.assignment(), locked.assignment(), describe());
+        StalenessGate.refuseIfJurisdictionChanged(authorized.jurisdiction(), locked.jurisdiction(), describe());
     }
 
     @Override
     public void validate(Placement locked) {
         Transitions.require(describe(), locked.status(), change.status(), locked.status().next());
         Placement changed = locked.with(change);
-        if (change.fosterHomeId() != null && !placements.fosterHomeExists(change.fosterHomeId())) {
+        if (change.fosterHomeId() != null && !placements.fosterHomeExists(change.fosterHomeId(), locked.jurisdiction())) {
             throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
         }
         if (changed.startDate() != null && changed.endDate() != null && changed.endDate().isBefore(changed.startDate())) {

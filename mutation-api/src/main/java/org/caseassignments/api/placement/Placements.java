@@ -10,6 +10,7 @@ import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.CaseAssignments;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -17,9 +18,11 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Placements {
 
+    /** The row and its case's jurisdiction (a placement inherits it; null while the case's is unknown). */
     private static final String COLUMNS = """
             id, case_id, status, foster_home_id, start_date, end_date, assigned_worker_sub, supervisor_sub,
-            assignment_revision, row_version, created_at, updated_at, created_by""";
+            assignment_revision, row_version, created_at, updated_at, created_by,
+            %s""".formatted("(SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = placements.case_id) AS jurisdiction");
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM placements WHERE id = ?";
 
@@ -41,19 +44,25 @@ class Placements {
              WHERE id = ? AND row_version = ?
             RETURNING\s""" + COLUMNS;
 
-    private static final String FOSTER_HOME_EXISTS = "SELECT EXISTS (SELECT 1 FROM foster_homes WHERE id = ?)";
+    /** A placement may only name a home of its own jurisdiction; any other is as absent as one that does not exist. */
+    private static final String FOSTER_HOME_EXISTS =
+            "SELECT EXISTS (SELECT 1 FROM foster_homes WHERE id = ? AND jurisdiction = ?)";
 
     private final JdbcTemplate jdbc;
+    private final CaseAssignments assignments;
 
-    Placements(JdbcTemplate jdbc) {
+    Placements(JdbcTemplate jdbc, CaseAssignments assignments) {
         this.jdbc = jdbc;
+        this.assignments = assignments;
     }
 
     Optional<Placement> find(UUID id) {
         return one(FIND, id);
     }
 
+    /** Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row. */
     Optional<Placement> findForNoKeyUpdate(UUID id) {
+        assignments.holdCaseOf("placements", id);
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
@@ -61,14 +70,14 @@ class Placements {
         return jdbc.query(LIST_BY_CASE, Placements::map, caseId);
     }
 
-    boolean fosterHomeExists(UUID fosterHomeId) {
-        return Boolean.TRUE.equals(jdbc.queryForObject(FOSTER_HOME_EXISTS, Boolean.class, fosterHomeId));
+    boolean fosterHomeExists(UUID fosterHomeId, String jurisdiction) {
+        return Boolean.TRUE.equals(jdbc.queryForObject(FOSTER_HOME_EXISTS, Boolean.class, fosterHomeId, jurisdiction));
     }
 
     Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, CaseAssignment assignment, String createdBy) {
         return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
                 request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
-                assignment.storedRevision(), createdBy);
+                assignment.revision(), createdBy);
     }
 
     /** Writes the changed fields over the locked row at its locked version. */
@@ -96,6 +105,7 @@ class Placements {
                 rs.getLong("row_version"),
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getObject("updated_at", OffsetDateTime.class).toInstant(),
-                rs.getString("created_by"));
+                rs.getString("created_by"),
+                rs.getString("jurisdiction"));
     }
 }

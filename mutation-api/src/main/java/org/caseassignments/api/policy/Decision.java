@@ -16,6 +16,12 @@ public record Decision(boolean allowed, String jurisdiction, String rulesetVersi
         return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason);
     }
 
+    /** Refused before any ruleset ran: the record is another jurisdiction's, or its jurisdiction is unknown. */
+    static Decision otherJurisdiction(String callerJurisdiction, String resourceJurisdiction) {
+        return new Decision(false, callerJurisdiction, null, resourceJurisdiction == null
+                ? "the record's jurisdiction is unknown" : "the record belongs to jurisdiction " + resourceJurisdiction);
+    }
+
     static Decision noRuleset(String jurisdiction) {
         return new Decision(false, jurisdiction, null, "no ruleset serves this jurisdiction");
     }

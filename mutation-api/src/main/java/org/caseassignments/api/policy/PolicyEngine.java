@@ -14,8 +14,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * Decides whether a caller may do an action on a resource, by the ruleset of the caller's
- * jurisdiction. Denies by default: no ruleset for the jurisdiction, no allowing rule, or an
- * evaluation error. Every decision is logged (logger {@value #DECISION_LOG}) with the ruleset version
+ * jurisdiction. Jurisdiction isolation comes first and is not up to the rulesets: a record of another
+ * jurisdiction, or of an unknown one, is denied before any rule runs. Denies by default: no ruleset
+ * for the jurisdiction, no allowing rule, or an evaluation error. Every decision is logged (logger {@value #DECISION_LOG}) with the ruleset version
  * and counted ({@code policy.decisions}).
  *
  * <p>Never evaluates inside a transaction: what a decision costs is up to the ruleset's authors, and
@@ -75,9 +76,11 @@ public final class PolicyEngine {
             throw new IllegalStateException("The policy engine does not evaluate inside a transaction: authorize before "
                     + "the transaction opens, so that no row lock is held while a decision is made");
         }
-        Decision decision = registry.forJurisdiction(caller.jurisdiction())
-                .map(ruleset -> ruleset.evaluate(resource.type(), action, activation(caller, action, resource)))
-                .orElseGet(() -> Decision.noRuleset(caller.jurisdiction()));
+        Decision decision = !sameJurisdiction(caller, resource)
+                ? Decision.otherJurisdiction(caller.jurisdiction(), resource.jurisdiction())
+                : registry.forJurisdiction(caller.jurisdiction())
+                        .map(ruleset -> ruleset.evaluate(resource.type(), action, activation(caller, action, resource)))
+                        .orElseGet(() -> Decision.noRuleset(caller.jurisdiction()));
         decisions.info("decision={} jurisdiction={} ruleset_version={} action={} resource={}/{} case={} snapshot={} "
                         + "sub={} roles={} reason=\"{}\"",
                 decision.allowed() ? "ALLOW" : "DENY", caller.jurisdiction(), decision.rulesetVersion(),
@@ -90,6 +93,11 @@ public final class PolicyEngine {
                 .register(meters)
                 .increment();
         return decision;
+    }
+
+    /** Fail closed: an unknown jurisdiction (null) matches no caller. */
+    private static boolean sameJurisdiction(Caller caller, ResourceRef resource) {
+        return resource.jurisdiction() != null && resource.jurisdiction().equals(caller.jurisdiction());
     }
 
     /** The three variables a condition sees. Absent values are CEL {@code null}, never missing keys. */

@@ -15,9 +15,11 @@ import java.util.UUID;
  * @param assignedWorkerSub the case's assigned worker as the row carries it; null while unassigned or unknown
  * @param supervisorSub     the case's supervisor as the row carries it; null while unassigned or unknown
  * @param attrs             policy-visible attributes (strings and booleans), e.g. {@code status}, {@code admin_unit}
+ * @param jurisdiction      the jurisdiction the record belongs to (a case-scoped record's is its case's); null
+ *                          while unknown. Checked by the engine before any ruleset runs; no rule sees it.
  */
 public record ResourceRef(ResourceType type, UUID id, UUID caseId, String assignedWorkerSub, String supervisorSub,
-                          Map<String, Object> attrs) {
+                          Map<String, Object> attrs, String jurisdiction) {
 
     public ResourceRef {
         Objects.requireNonNull(type, "type");
@@ -31,6 +33,7 @@ public record ResourceRef(ResourceType type, UUID id, UUID caseId, String assign
     public boolean differsInPolicyVisibleInput(ResourceRef other) {
         return !Objects.equals(assignedWorkerSub, other.assignedWorkerSub)
                 || !Objects.equals(supervisorSub, other.supervisorSub)
-                || !attrs.equals(other.attrs);
+                || !attrs.equals(other.attrs)
+                || !Objects.equals(jurisdiction, other.jurisdiction);
     }
 }

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** The kinds of resource a ruleset speaks about, by the name {@code resource.type} carries. */
 public enum ResourceType {
-    PLACEMENT("placement"), KINSHIP_OPTION("kinship_option"), FOSTER_HOME("foster_home");
+    PLACEMENT("placement"), KINSHIP_OPTION("kinship_option"), FOSTER_HOME("foster_home"),
+    /** A case's projection row, as {@code GET /cases/{caseId}/assignment} serves it; read only. */
+    CASE_ASSIGNMENT("case_assignment");
 
     private final String wireName;
 

@@ -1,5 +1,6 @@
 package org.caseassignments.api.write;
 
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -11,7 +12,6 @@ import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
-import org.caseassignments.store.AssignmentWriter;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -19,30 +19,25 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The create path of the case-scoped resources. The assignment is derived from the projection,
  * never from the caller:
  * <ol>
- *   <li>read the case's projection row from the pool, before the transaction; an unknown case has no
- *       worker and no supervisor, so rules that need an assignment fail closed;</li>
- *   <li>authorize the create: 403;</li>
- *   <li>in one transaction: for an unknown case first insert a placeholder (through the guarded
- *       writer, so there is a row to hold), then re-read the row {@code FOR SHARE}; a pair or a
- *       known/unknown state other than the decision's is 409 {@code CONCURRENT_MODIFICATION}; insert
- *       the row with the in-transaction triple.</li>
+ *   <li>read the case's projection row from the pool, before the transaction;</li>
+ *   <li>authorize the create: 403. A case that is not known yet has no jurisdiction, so the create is
+ *       denied before any ruleset runs (decision 12): nothing is created for a case no caller can read;</li>
+ *   <li>in one transaction: re-read the row {@code FOR SHARE}; a pair, revision state or jurisdiction other
+ *       than the decision's is 409 {@code CONCURRENT_MODIFICATION}; insert the row with the in-transaction
+ *       triple.</li>
  * </ol>
  * Holding {@code FOR SHARE} until commit makes the projector, which locks the projection row before
- * it touches entity rows, wait for the create; it then sees the created row and brings it along. The
- * placeholder extends that to a case whose first {@code case.created} is still in flight.
+ * it touches entity rows, wait for the create; it then sees the created row and brings it along.
  */
 @Component
 public class GuardedCreate {
 
     private final CaseAssignments assignments;
-    private final AssignmentWriter writer;
     private final PolicyEngine policy;
     private final TransactionTemplate transactions;
 
-    GuardedCreate(CaseAssignments assignments, AssignmentWriter writer, PolicyEngine policy,
-                  TransactionTemplate transactions) {
+    GuardedCreate(CaseAssignments assignments, PolicyEngine policy, TransactionTemplate transactions) {
         this.assignments = assignments;
-        this.writer = writer;
         this.policy = policy;
         this.transactions = transactions;
     }
@@ -56,12 +51,10 @@ public class GuardedCreate {
         CaseAssignment authorized = assignments.read(caseId);
         policy.require(caller, Action.CREATE, resourceOf.apply(authorized));
         return transactions.execute(status -> {
-            if (!authorized.known()) {
-                writer.insertPlaceholder(caseId);
-            }
             CaseAssignment held = assignments.readForShare(caseId).orElseThrow(() -> new IllegalStateException(
-                    "case " + caseId + " has no projection row even after the placeholder insert"));
-            if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())) {
+                    "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
+            if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
+                    || !Objects.equals(held.jurisdiction(), authorized.jurisdiction())) {
                 throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, "The assignment of case " + caseId
                         + " changed since authorization — re-read and retry");
             }

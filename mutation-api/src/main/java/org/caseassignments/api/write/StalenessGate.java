@@ -22,4 +22,12 @@ public final class StalenessGate {
                     "The assignment of " + what + " changed since authorization — re-read and retry");
         }
     }
+
+    /** @throws ApiProblem 409 {@code CONCURRENT_MODIFICATION} when the record's jurisdiction moved */
+    public static void refuseIfJurisdictionChanged(String authorized, String locked, String what) {
+        if (!Objects.equals(authorized, locked)) {
+            throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION,
+                    "The jurisdiction of " + what + " changed since authorization — re-read and retry");
+        }
+    }
 }

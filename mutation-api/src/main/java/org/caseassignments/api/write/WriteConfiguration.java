@@ -1,21 +1,13 @@
 package org.caseassignments.api.write;
 
-import org.caseassignments.store.AssignmentWriter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 @Configuration(proxyBeanMethods = false)
 class WriteConfiguration {
-
-    /** The projection's one guarded writer; the create path uses it only for the placeholder. */
-    @Bean
-    AssignmentWriter assignmentWriter(JdbcTemplate jdbc) {
-        return new AssignmentWriter(jdbc);
-    }
 
     /**
      * READ COMMITTED, stated rather than inherited: a locked re-read must return the latest committed

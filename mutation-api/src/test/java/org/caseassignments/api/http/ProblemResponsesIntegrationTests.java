@@ -123,7 +123,6 @@ class ProblemResponsesIntegrationTests {
         assertProblem(api.get(unknown, admin), 404, "NOT_FOUND");
         assertProblem(api.patch(unknown, admin, "\"1\"", "{\"status\": \"ACTIVE\"}"), 404, "NOT_FOUND");
         assertProblem(api.get("/foster-homes/" + UUID.randomUUID(), admin), 404, "NOT_FOUND");
-        assertProblem(api.get("/cases/" + UUID.randomUUID() + "/assignment", admin), 404, "NOT_FOUND");
         assertProblem(api.get("/no-such-resource", admin), 404, "NOT_FOUND");
     }
 

@@ -117,7 +117,7 @@ class PlacementApiIntegrationTests {
 
     @Test
     void shouldLetATexasSupervisorUpdateOnlyThePlacementsTheySupervise() {
-        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
 
         Reply other = api.patch("/placements/" + placement, TestTokens.supervisor("s-2").jurisdiction("texas").token(),
@@ -143,11 +143,28 @@ class PlacementApiIntegrationTests {
     }
 
     @Test
-    void shouldAnswer404ForTheAssignmentOfACaseKnownOnlyAsAPlaceholder() {
-        UUID caseId = UUID.randomUUID();
-        Rows.assignment(caseId).placeholder().insert(jdbc);
+    void shouldDenyTheAssignmentOfACaseWhoseJurisdictionIsNotKnownAsAnyOtherRecordTheCallerMayNotRead() {
+        UUID placeholder = Rows.assignment(UUID.randomUUID()).placeholder().insert(jdbc);
+        UUID legacy = Cases.assignedTo(jdbc, "w-1", "s-1", 3, null);
+        UUID notProjected = UUID.randomUUID();
 
-        assertThat(api.get("/cases/" + caseId + "/assignment", TestTokens.admin("a-1").token()).code())
-                .isEqualTo("NOT_FOUND");
+        for (UUID caseId : new UUID[] {placeholder, legacy, notProjected}) {
+            Reply reply = api.get("/cases/" + caseId + "/assignment", TestTokens.admin("a-1").token());
+
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
+            assertThat(reply.body()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldServeTheAssignmentOnlyToARoleTheRulesetLetsReadIt() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 3);
+
+        assertThat(api.get("/cases/" + caseId + "/assignment", TestTokens.subject("nobody").token()).status())
+                .isEqualTo(403);
+        assertThat(api.get("/cases/" + caseId + "/assignment", TestTokens.countyDirector("d-1", "unit-1").token())
+                .status()).isEqualTo(403);
+        assertThat(api.get("/cases/" + caseId + "/assignment", TestTokens.supervisor("s-9").token()).status())
+                .isEqualTo(200);
     }
 }

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every role × action × resource type × relation, for both bundled rulesets, against an oracle
- * written from the specification rather than from the rule files.
+ * Every role × action × resource type × relation × the record's jurisdiction (the caller's, another, unknown),
+ * for both bundled rulesets, against an oracle written from the specification rather than from the rule files.
  */
 class BundledRulesetsTests {
 
@@ -32,6 +32,11 @@ class BundledRulesetsTests {
         ASSIGNED, SUPERVISING, NEITHER, IN_MY_ADMIN_UNIT, OUTSIDE_MY_ADMIN_UNITS
     }
 
+    /** Whose record it is. */
+    enum RecordJurisdiction {
+        SAME, OTHER, UNKNOWN
+    }
+
     private static final PolicyEngine ENGINE = new PolicyEngine(new RulesetRegistry(null), new SimpleMeterRegistry());
 
     static Stream<Arguments> everyCombination() {
@@ -44,8 +49,11 @@ class BundledRulesetsTests {
                                 ? List.of(Relation.IN_MY_ADMIN_UNIT, Relation.OUTSIDE_MY_ADMIN_UNITS)
                                 : List.of(Relation.ASSIGNED, Relation.SUPERVISING, Relation.NEITHER);
                         for (Relation relation : relations) {
-                            cases.add(Arguments.of(jurisdiction, role, action, type, relation,
-                                    expected(jurisdiction, role, action, type, relation)));
+                            for (RecordJurisdiction owner : RecordJurisdiction.values()) {
+                                cases.add(Arguments.of(jurisdiction, role, action, type, relation, owner,
+                                        owner == RecordJurisdiction.SAME
+                                                && expected(jurisdiction, role, action, type, relation)));
+                            }
                         }
                     }
                 }
@@ -54,8 +62,11 @@ class BundledRulesetsTests {
         return cases.stream();
     }
 
-    /** The specification, version 1.1.0 of both jurisdictions. */
+    /** The specification, version 1.2.0 of both jurisdictions, for a record of the caller's own jurisdiction. */
     private static boolean expected(String jurisdiction, String role, Action action, ResourceType type, Relation relation) {
+        if (type == ResourceType.CASE_ASSIGNMENT) {
+            return action == Action.READ && Set.of("caseworker", "supervisor", "admin", "service").contains(role);
+        }
         if (type == ResourceType.FOSTER_HOME) {
             if (action == Action.READ) {
                 return KNOWN_ROLES.contains(role);
@@ -74,17 +85,25 @@ class BundledRulesetsTests {
         };
     }
 
-    @ParameterizedTest(name = "{0}: {1} {2} {3} ({4}) → allowed={5}")
+    @ParameterizedTest(name = "{0}: {1} {2} {3} ({4}, {5} jurisdiction) → allowed={6}")
     @MethodSource("everyCombination")
-    void shouldDecideEveryRoleActionResourceAndRelationAsSpecified(String jurisdiction, String role, Action action,
-                                                                   ResourceType type, Relation relation,
-                                                                   boolean allowed) {
+    void shouldDecideEveryRoleActionResourceRelationAndJurisdictionAsSpecified(String jurisdiction, String role,
+                                                                               Action action, ResourceType type,
+                                                                               Relation relation,
+                                                                               RecordJurisdiction owner,
+                                                                               boolean allowed) {
         Caller caller = new Caller(ME, List.of(role), jurisdiction, List.of("unit-mine"));
+        String recordJurisdiction = switch (owner) {
+            case SAME -> jurisdiction;
+            case OTHER -> jurisdiction.equals("georgia") ? "texas" : "georgia";
+            case UNKNOWN -> null;
+        };
 
-        Decision decision = ENGINE.decide(caller, action, resource(type, relation));
+        Decision decision = ENGINE.decide(caller, action, resource(type, relation, recordJurisdiction));
 
         assertThat(decision.allowed()).as(decision.reason()).isEqualTo(allowed);
-        assertThat(decision.rulesetVersion()).isEqualTo("1.1.0");
+        assertThat(decision.rulesetVersion()).as("no ruleset runs for another jurisdiction's record")
+                .isEqualTo(owner == RecordJurisdiction.SAME ? "1.2.0" : null);
         assertThat(decision.jurisdiction()).isEqualTo(jurisdiction);
     }
 
@@ -95,7 +114,7 @@ class BundledRulesetsTests {
 
         for (ResourceType type : ResourceType.values()) {
             Decision decision = ENGINE.decide(caller, Action.READ, resource(type,
-                    type == ResourceType.FOSTER_HOME ? Relation.IN_MY_ADMIN_UNIT : Relation.ASSIGNED));
+                    type == ResourceType.FOSTER_HOME ? Relation.IN_MY_ADMIN_UNIT : Relation.ASSIGNED, "atlantis"));
             assertThat(decision.allowed()).isFalse();
             assertThat(decision.rulesetVersion()).isNull();
         }
@@ -105,20 +124,26 @@ class BundledRulesetsTests {
         return ROLES.stream();
     }
 
-    private static ResourceRef resource(ResourceType type, Relation relation) {
+    private static ResourceRef resource(ResourceType type, Relation relation, String jurisdiction) {
         return switch (relation) {
-            case ASSIGNED -> new ResourceRef(type, UUID.randomUUID(), UUID.randomUUID(), ME, SOMEONE_ELSE, attrs(type));
-            case SUPERVISING -> new ResourceRef(type, UUID.randomUUID(), UUID.randomUUID(), SOMEONE_ELSE, ME, attrs(type));
+            case ASSIGNED -> new ResourceRef(type, UUID.randomUUID(), UUID.randomUUID(), ME, SOMEONE_ELSE, attrs(type),
+                    jurisdiction);
+            case SUPERVISING -> new ResourceRef(type, UUID.randomUUID(), UUID.randomUUID(), SOMEONE_ELSE, ME, attrs(type),
+                    jurisdiction);
             case NEITHER -> new ResourceRef(type, UUID.randomUUID(), UUID.randomUUID(), SOMEONE_ELSE, SOMEONE_ELSE,
-                    attrs(type));
+                    attrs(type), jurisdiction);
             case IN_MY_ADMIN_UNIT -> new ResourceRef(type, UUID.randomUUID(), null, null, null,
-                    Map.of("admin_unit", "unit-mine", "license_status", "ACTIVE"));
+                    Map.of("admin_unit", "unit-mine", "license_status", "ACTIVE"), jurisdiction);
             case OUTSIDE_MY_ADMIN_UNITS -> new ResourceRef(type, UUID.randomUUID(), null, null, null,
-                    Map.of("admin_unit", "unit-other", "license_status", "ACTIVE"));
+                    Map.of("admin_unit", "unit-other", "license_status", "ACTIVE"), jurisdiction);
         };
     }
 
     private static Map<String, Object> attrs(ResourceType type) {
-        return type == ResourceType.PLACEMENT ? Map.of("status", "PROPOSED") : Map.of("approved", false);
+        return switch (type) {
+            case PLACEMENT -> Map.of("status", "PROPOSED");
+            case KINSHIP_OPTION -> Map.of("approved", false);
+            default -> Map.of();
+        };
     }
 }

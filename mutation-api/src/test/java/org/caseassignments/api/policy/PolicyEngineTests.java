@@ -109,7 +109,7 @@ class PolicyEngineTests {
         assertThat(engine.allows(admin, Action.READ, home("unit-1", "ACTIVE"))).isTrue();
         assertThat(engine.allows(admin, Action.UPDATE, home("unit-1", "ACTIVE"))).isFalse();
         assertThat(engine.allows(admin, Action.READ, new ResourceRef(ResourceType.PLACEMENT, UUID.randomUUID(),
-                UUID.randomUUID(), "a-1", null, Map.of("status", "PROPOSED")))).isFalse();
+                UUID.randomUUID(), "a-1", null, Map.of("status", "PROPOSED"), "georgia"))).isFalse();
     }
 
     private double evaluations() {
@@ -118,6 +118,6 @@ class PolicyEngineTests {
 
     private static ResourceRef home(String adminUnit, String licenseStatus) {
         return new ResourceRef(ResourceType.FOSTER_HOME, UUID.fromString("00000000-0000-0000-0000-000000000001"), null,
-                null, null, Map.of("admin_unit", adminUnit, "license_status", licenseStatus));
+                null, null, Map.of("admin_unit", adminUnit, "license_status", licenseStatus), "georgia");
     }
 }

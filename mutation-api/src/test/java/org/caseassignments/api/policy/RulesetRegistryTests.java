@@ -28,7 +28,7 @@ class RulesetRegistryTests {
 
     private static final Caller CASEWORKER = new Caller("w-1", List.of("caseworker"), "georgia", List.of());
     private static final ResourceRef SOMEONE_ELSES_PLACEMENT = new ResourceRef(ResourceType.PLACEMENT,
-            UUID.randomUUID(), UUID.randomUUID(), "w-2", "s-2", Map.of("status", "PROPOSED"));
+            UUID.randomUUID(), UUID.randomUUID(), "w-2", "s-2", Map.of("status", "PROPOSED"), "georgia");
 
     @TempDir
     Path directory;
@@ -51,7 +51,7 @@ class RulesetRegistryTests {
     void shouldServeTheBundledRulesetsWhenTheDirectoryHasNone() {
         RulesetRegistry registry = new RulesetRegistry(directory);
 
-        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "1.1.0", "texas", "1.1.0"));
+        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "1.2.0", "texas", "1.2.0"));
     }
 
     @Test
@@ -65,7 +65,7 @@ class RulesetRegistryTests {
 
         RulesetRegistry registry = new RulesetRegistry(directory);
 
-        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "2.0.0", "texas", "1.1.0", "ohio", "0.1.0"));
+        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "2.0.0", "texas", "1.2.0", "ohio", "0.1.0"));
     }
 
     @Test
@@ -99,7 +99,7 @@ class RulesetRegistryTests {
         Files.delete(directory.resolve("texas.yaml"));
         registry.reload();
 
-        assertThat(registry.versions()).containsEntry("texas", "1.1.0");
+        assertThat(registry.versions()).containsEntry("texas", "1.2.0");
     }
 
     @Test

@@ -13,10 +13,20 @@ public final class Cases {
     private Cases() {
     }
 
-    /** A new case whose projection row holds this assignment. */
+    /** The jurisdiction of the cases these helpers create unless told, and of the test tokens. */
+    public static final String JURISDICTION = "georgia";
+
+    /** A new Georgia case whose projection row holds this assignment. */
     public static UUID assignedTo(JdbcTemplate jdbc, String worker, String supervisor, long revision) {
+        return assignedTo(jdbc, worker, supervisor, revision, JURISDICTION);
+    }
+
+    /** A new case of this jurisdiction (null: unknown) whose projection row holds this assignment. */
+    public static UUID assignedTo(JdbcTemplate jdbc, String worker, String supervisor, long revision,
+                                  String jurisdiction) {
         UUID caseId = UUID.randomUUID();
-        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, worker, supervisor, revision)));
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, worker, supervisor, revision)
+                .withJurisdiction(jurisdiction)));
         return caseId;
     }
 }

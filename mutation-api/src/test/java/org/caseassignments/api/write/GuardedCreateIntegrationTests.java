@@ -104,51 +104,41 @@ class GuardedCreateIntegrationTests {
     }
 
     @Test
-    void shouldCloseTheResidualWhenACreateOnAnUnknownCaseRacesItsFirstCaseCreated() throws Exception {
-        UUID caseId = UUID.randomUUID();
-        UUID home = Rows.fosterHome().insert(jdbc);
+    void shouldRefuse409WhenTheCaseMovesToAnotherJurisdictionBetweenTheProjectionReadAndForShare() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
 
-        Reply created;
-        try (OpenTransaction homeLock = lockRow("foster_homes", home)) {
-            CompletableFuture<Reply> create = api.sendAsync(ApiClient.request("POST", "/cases/" + caseId + "/placements")
-                    .token(TestTokens.admin("a-1").token())
-                    .json("{\"foster_home_id\": \"" + home + "\"}"));
-            int createPid = backends.awaitBlockedBy(homeLock.pid()).get(0);
-            try (OpenTransaction caseCreated = projectorApply(AssignmentUpdate.created(caseId, "w-1", "s-1"))) {
-                assertThat(backends.awaitBlockedBy(createPid)).contains(caseCreated.pid());
-
-                homeLock.commit();
-                created = create.get(30, TimeUnit.SECONDS);
-                caseCreated.awaitWork().commit();
-            }
+        Reply raced;
+        try (OpenTransaction transfer = projectorApply(AssignmentUpdate.changed(caseId, "w-1", "s-1", 2)
+                .withJurisdiction("texas")).awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, transfer,
+                    ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                            .token(TestTokens.admin("a-1").token())
+                            .json("{}"));
         }
 
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        assertThat(created.json().path("assigned_worker_sub").isNull()).isTrue();
-        assertThat(created.json().path("assignment_revision").asLong()).isZero();
-        UUID placement = UUID.fromString(created.text("id"));
-        assertThat(jdbc.queryForMap("SELECT assigned_worker_sub, supervisor_sub, assignment_revision FROM placements "
-                + "WHERE id = ?", placement))
-                .isEqualTo(Map.of("assigned_worker_sub", "w-1", "supervisor_sub", "s-1", "assignment_revision", 0L));
-        assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class,
-                caseId)).isZero();
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE case_id = ?", Integer.class, caseId))
+                .isZero();
     }
 
     @Test
-    void shouldCreateAnUnassignedRowOnAnUnknownCaseAndDenyACaseworkerThere() {
-        UUID caseId = UUID.randomUUID();
+    void shouldRefuseEveryCreateOnACaseWhoseJurisdictionIsNotKnownAndWriteNothing() {
+        UUID notProjectedYet = UUID.randomUUID();
+        UUID legacy = Cases.assignedTo(jdbc, "w-1", "s-1", 1, null);
 
-        Reply caseworker = api.post("/cases/" + caseId + "/placements", TestTokens.caseworker("w-1").token(), "{}");
-        Reply admin = api.post("/cases/" + caseId + "/placements", TestTokens.admin("a-1").token(), "{}");
+        for (UUID caseId : List.of(notProjectedYet, legacy)) {
+            for (String token : List.of(TestTokens.admin("a-1").token(), TestTokens.caseworker("w-1").token(),
+                    TestTokens.admin("a-1").jurisdiction("texas").token())) {
+                Reply created = api.post("/cases/" + caseId + "/placements", token, "{}");
 
-        assertThat(caseworker.status()).isEqualTo(403);
-        assertThat(admin.status()).as(admin.toString()).isEqualTo(201);
-        assertThat(admin.json().path("assigned_worker_sub").isNull()).isTrue();
-        assertThat(admin.json().path("supervisor_sub").isNull()).isTrue();
-        assertThat(admin.json().path("assignment_revision").asLong()).isZero();
-        assertThat(admin.json().path("created_by").asString()).isEqualTo("a-1");
-        assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class,
-                caseId)).as("a placeholder holds the unknown case").isEqualTo(-1L);
+                assertThat(created.status()).as(created.toString()).isEqualTo(403);
+            }
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE case_id IN (?, ?)", Integer.class,
+                notProjectedYet, legacy)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ?", Integer.class,
+                notProjectedYet)).as("no placeholder is written for a create that is refused").isZero();
     }
 
     /** The projector's apply in its own transaction, committed when the test says so; it may block at once. */

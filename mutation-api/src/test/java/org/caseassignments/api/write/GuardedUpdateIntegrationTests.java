@@ -261,12 +261,35 @@ class GuardedUpdateIntegrationTests {
     void shouldRefuseToEvaluateThePolicyInsideATransaction() {
         Caller admin = new Caller("a-1", List.of("admin"), "georgia", List.of());
         ResourceRef home = new ResourceRef(ResourceType.FOSTER_HOME, UUID.randomUUID(), null, null, null,
-                Map.of("admin_unit", "unit-1", "license_status", "ACTIVE"));
+                Map.of("admin_unit", "unit-1", "license_status", "ACTIVE"), "georgia");
         assertThat(policy.allows(admin, Action.READ, home)).isTrue();
 
         assertThatThrownBy(() -> transactions.executeWithoutResult(status -> policy.allows(admin, Action.READ, home)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("does not evaluate inside a transaction");
+    }
+
+    @Test
+    void shouldRefuse409WhenTheCaseMovesToAnotherJurisdictionBetweenPreReadAndLockAndWriteNothing() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String admin = TestTokens.admin("a-1").token();
+        String etag = api.get("/placements/" + placement, admin).etag();
+
+        Reply raced;
+        try (OpenTransaction transfer = OpenTransaction.begin(DB.dataSource(), jdbc -> new AssignmentWriter(jdbc)
+                .apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 2).withJurisdiction("texas"))))
+                .awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, transfer,
+                    ApiClient.request("PATCH", "/placements/" + placement).token(admin).ifMatch(etag)
+                            .json("{\"status\": \"ACTIVE\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(placementRow(placement)).as("only the projector's catch-up to revision 2 was written")
+                .containsEntry("status", "PROPOSED").containsEntry("row_version", 2L);
+        assertThat(api.get("/placements/" + placement, admin).status()).as("now a Texas record").isEqualTo(403);
     }
 
     /** The projector's apply of a reassignment, committed only when the test says so. */
