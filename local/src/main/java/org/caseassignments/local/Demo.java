@@ -52,7 +52,8 @@ final class Demo {
             UUID caseId = UUID.randomUUID();
             List<SpecificRecord> events = new ArrayList<>();
             events.add(CaseCreated.newBuilder().setEventId(UUID.randomUUID().toString()).setCaseId(caseId.toString())
-                    .setAssignedWorkerSub(pick()).setSupervisorSub("georgia-supervisor").setOccurredAt(Instant.now()).build());
+                    .setAssignedWorkerSub(pick()).setSupervisorSub("georgia-supervisor").setOccurredAt(Instant.now())
+                    .setJurisdiction(SampleCase.JURISDICTION).build());
             int changes = 2 + random.nextInt(4);
             for (long revision = 1; revision <= changes; revision++) {
                 CaseAssignmentChanged change = CaseAssignmentChanged.newBuilder().setEventId(UUID.randomUUID().toString())

@@ -27,8 +27,9 @@ import org.caseassignments.schemas.topics.CaseTopics;
 final class SampleCase {
 
     static final UUID CASE_ID = UUID.fromString("c0ffee00-0000-4000-8000-000000000001");
-    static final String WORKER = LocalTokens.subject("georgia", "caseworker");
-    static final String SUPERVISOR = LocalTokens.subject("georgia", "supervisor");
+    static final String JURISDICTION = "georgia";
+    static final String WORKER = LocalTokens.subject(JURISDICTION, "caseworker");
+    static final String SUPERVISOR = LocalTokens.subject(JURISDICTION, "supervisor");
 
     private SampleCase() {
     }
@@ -41,6 +42,7 @@ final class SampleCase {
                     .setAssignedWorkerSub(WORKER)
                     .setSupervisorSub(SUPERVISOR)
                     .setOccurredAt(Instant.now())
+                    .setJurisdiction(JURISDICTION)
                     .build())).get(30, TimeUnit.SECONDS);
         }
         awaitProjected(database, Duration.ofSeconds(60));

@@ -92,6 +92,11 @@ class LocalStackEndToEndTests {
                 .orElseThrow();
         String oldEtag = created.headers().firstValue("ETag").orElseThrow();
 
+        // no other jurisdiction's token reaches the Georgia case or its placement
+        String texasAdmin = TOKENS.get("TEXAS_ADMIN_TOKEN");
+        assertThat(send("POST", "/cases/" + caseId + "/placements", texasAdmin, null, "{}").statusCode()).isEqualTo(403);
+        assertThat(send("PATCH", placement, texasAdmin, oldEtag, "{\"status\":\"ACTIVE\"}").statusCode()).isEqualTo(403);
+
         // the upstream case service reassigns the case
         try (KafkaProducer<String, SpecificRecord> producer = SampleCase.producer("localhost:" + kafkaPort)) {
             producer.send(new ProducerRecord<>(CaseTopics.DEFAULT_EVENTS, caseId, CaseAssignmentChanged.newBuilder()
