@@ -88,7 +88,7 @@ public final class LocalStack implements Callable<Integer> {
         projector.awaitReady();
         step("mutation API on port " + apiPort);
         ServiceProcess api = track(ServiceProcess.start(root, "mutation-api",
-                apiEnvironment(database, tokens), apiPort, logs));
+                apiEnvironment(database, tokens, EtagSecret.loadOrCreate(dataDir)), apiPort, logs));
         api.awaitReady();
 
         SampleCase.publish(kafka.bootstrapServers(), database);
@@ -118,13 +118,14 @@ public final class LocalStack implements Callable<Integer> {
         return env;
     }
 
-    private Map<String, String> apiEnvironment(LocalDatabase database, LocalTokens tokens) {
+    private Map<String, String> apiEnvironment(LocalDatabase database, LocalTokens tokens, String etagSecret) {
         Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
         env.put("MUTATION_API_PORT", Integer.toString(apiPort));
         env.put("AUTH_ISSUER", LocalTokens.ISSUER);
         env.put("AUTH_AUDIENCE", LocalTokens.AUDIENCE);
         env.put("AUTH_PUBLIC_KEY_LOCATION", "file:" + tokens.publicKeyPem().toAbsolutePath());
         env.put("AUTH_ALLOW_LOCAL_ISSUER", "true");
+        env.put("API_ETAG_SECRET", etagSecret);
         return env;
     }
 

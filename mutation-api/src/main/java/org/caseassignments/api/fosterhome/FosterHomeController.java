@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
@@ -26,11 +27,13 @@ class FosterHomeController {
     private final FosterHomes homes;
     private final PolicyEngine policy;
     private final GuardedUpdate updates;
+    private final EntityTags etags;
 
-    FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates) {
+    FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates, EntityTags etags) {
         this.homes = homes;
         this.policy = policy;
         this.updates = updates;
+        this.etags = etags;
     }
 
     /**
@@ -43,7 +46,7 @@ class FosterHomeController {
         policy.require(caller, Action.CREATE,
                 FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING, caller.jurisdiction()));
         FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
-        return Responses.created(URI.create("/foster-homes/" + created.id()), created.rowVersion(),
+        return Responses.created(URI.create("/foster-homes/" + created.id()), etag(created),
                 FosterHomeResponse.of(created));
     }
 
@@ -51,7 +54,7 @@ class FosterHomeController {
     ResponseEntity<FosterHomeResponse> get(Caller caller, @PathVariable UUID id) {
         FosterHome home = homes.find(id).orElseThrow(() -> ApiProblem.notFound("Foster home", id));
         policy.require(caller, Action.READ, home.resource());
-        return Responses.ok(home.rowVersion(), FosterHomeResponse.of(home));
+        return Responses.ok(etag(home), FosterHomeResponse.of(home));
     }
 
     @PatchMapping("/foster-homes/{id}")
@@ -63,6 +66,10 @@ class FosterHomeController {
                     + "admin_unit, license_number, license_status");
         }
         FosterHome updated = updates.run(caller, ifMatch, new FosterHomeUpdate(homes, id, request));
-        return Responses.ok(updated.rowVersion(), FosterHomeResponse.of(updated));
+        return Responses.ok(etag(updated), FosterHomeResponse.of(updated));
+    }
+
+    private String etag(FosterHome home) {
+        return etags.of(home.resource(), home.rowVersion());
     }
 }

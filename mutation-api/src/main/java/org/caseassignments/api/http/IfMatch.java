@@ -1,5 +1,7 @@
 package org.caseassignments.api.http;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,7 +11,8 @@ import java.util.List;
  * wildcard is refused (428) because it names no version; honouring it would be last-write-wins in
  * disguise. Matching uses the strong comparison: weak tags never match.
  *
- * <p>This service's tags are strong and are the row version in decimal: {@code "7"}.
+ * <p>This service's tags are strong and unguessable ({@link EntityTags}); this class only parses and
+ * compares, so it neither knows nor needs their format.
  */
 public final class IfMatch {
 
@@ -22,11 +25,6 @@ public final class IfMatch {
 
     private IfMatch(List<EntityTag> tags) {
         this.tags = tags;
-    }
-
-    /** The strong ETag of a row version, quotes included. */
-    public static String etag(long rowVersion) {
-        return "\"" + rowVersion + "\"";
     }
 
     /**
@@ -78,15 +76,27 @@ public final class IfMatch {
         return new IfMatch(Collections.unmodifiableList(tags));
     }
 
-    /** Strong comparison: some listed tag is strong and equals the version's tag character for character. */
-    public boolean matches(long rowVersion) {
-        String opaque = Long.toString(rowVersion);
-        return tags.stream().anyMatch(tag -> !tag.weak() && tag.opaque().equals(opaque));
+    /**
+     * Strong comparison: some listed tag is strong and equals {@code etag} character for character
+     * (compared in constant time: how long a comparison takes says nothing about how close a guess was).
+     *
+     * @param etag the current version's strong tag, quotes included, as sent in {@code ETag}
+     */
+    public boolean matches(String etag) {
+        if (etag.length() < 2 || etag.charAt(0) != '"' || etag.charAt(etag.length() - 1) != '"') {
+            throw new IllegalArgumentException("not a strong entity tag: " + etag);
+        }
+        byte[] current = etag.substring(1, etag.length() - 1).getBytes(StandardCharsets.ISO_8859_1);
+        boolean matched = false;
+        for (EntityTag tag : tags) {
+            matched |= !tag.weak() && MessageDigest.isEqual(tag.opaque().getBytes(StandardCharsets.ISO_8859_1), current);
+        }
+        return matched;
     }
 
-    /** @throws ApiProblem 412 {@code PRECONDITION_FAILED} unless some listed tag matches the version */
-    public void require(long rowVersion, String what) {
-        if (!matches(rowVersion)) {
+    /** @throws ApiProblem 412 {@code PRECONDITION_FAILED} unless some listed tag matches {@code etag} */
+    public void require(String etag, String what) {
+        if (!matches(etag)) {
             throw new ApiProblem(ProblemCode.PRECONDITION_FAILED, "If-Match " + this + " does not match the current "
                     + "version of " + what + "; GET it again and reapply your change");
         }
@@ -104,7 +114,7 @@ public final class IfMatch {
 
     private static ApiProblem malformed(String value) {
         return new ApiProblem(ProblemCode.MALFORMED_IF_MATCH, "If-Match must be a list of quoted entity tags such as "
-                + "\"7\", as sent in the ETag header; got: " + abbreviate(value));
+                + "\"q3xk0Vd5a1Jp2m2TQbJ1hg\", as sent in the ETag header; got: " + abbreviate(value));
     }
 
     private static String abbreviate(String value) {

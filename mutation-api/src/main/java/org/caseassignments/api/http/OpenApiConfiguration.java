@@ -35,7 +35,8 @@ class OpenApiConfiguration {
                 .info(new Info().title("case-assignments mutation API").version("1")
                         .description("Placements, kinship options and foster homes. Every write is authorized by the "
                                 + "caller's jurisdiction's ruleset before a transaction opens, rechecked against the "
-                                + "locked row, and conditional on If-Match (strong ETags, the row version: \"7\"). "
+                                + "locked row, and conditional on If-Match (strong, opaque ETags naming one version of one "
+                                + "resource: send back the one you read). "
                                 + "Errors are RFC 9457 problem documents with a stable code; a denial is a 403 with "
                                 + "an empty body."))
                 .components(new Components().addSecuritySchemes("bearer", new SecurityScheme()
@@ -54,8 +55,8 @@ class OpenApiConfiguration {
         return (operation, handler) -> {
             if (handler.hasMethodAnnotation(RequiresIfMatch.class)) {
                 operation.addParametersItem(new HeaderParameter().name(IfMatch.HEADER).required(true)
-                        .description("The ETag of the version you read, e.g. \"7\" (a list of tags is accepted; "
-                                + "* is refused with 428)")
+                        .description("The ETag of the version you read, as the ETag header gave it (a list of tags "
+                                + "is accepted; * is refused with 428; a tag of another version is 412)")
                         .schema(new StringSchema()));
             }
             return operation;

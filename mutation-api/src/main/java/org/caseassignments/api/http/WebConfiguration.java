@@ -25,6 +25,11 @@ class WebConfiguration implements WebMvcConfigurer {
         resolvers.add(ifMatch);
     }
 
+    @Bean
+    EntityTags entityTags(ApiProperties properties) {
+        return new EntityTags(properties.etagKey());
+    }
+
     /** After the security filters, so an unauthenticated request is a 401 whatever its size. */
     @Bean
     FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimit(ApiProperties properties) {

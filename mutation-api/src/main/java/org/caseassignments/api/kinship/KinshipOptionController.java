@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.http.RequiresIfMatch;
@@ -31,12 +32,15 @@ class KinshipOptionController {
     private final PolicyEngine policy;
     private final GuardedCreate creates;
     private final GuardedUpdate updates;
+    private final EntityTags etags;
 
-    KinshipOptionController(KinshipOptions options, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates) {
+    KinshipOptionController(KinshipOptions options, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
+                            EntityTags etags) {
         this.options = options;
         this.policy = policy;
         this.creates = creates;
         this.updates = updates;
+        this.etags = etags;
     }
 
     /** Creates a kinship option; its assignment comes from the case's projection row, never from the caller. */
@@ -48,7 +52,7 @@ class KinshipOptionController {
         KinshipOption created = creates.run(caller, caseId,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()));
-        return Responses.created(URI.create("/kinship-options/" + id), created.rowVersion(),
+        return Responses.created(URI.create("/kinship-options/" + id), etag(created),
                 KinshipOptionResponse.of(created));
     }
 
@@ -57,7 +61,7 @@ class KinshipOptionController {
         KinshipOption option = options.find(id).orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND,
                 "Kinship option " + id + " does not exist or was deleted"));
         policy.require(caller, Action.READ, option.resource());
-        return Responses.ok(option.rowVersion(), KinshipOptionResponse.of(option));
+        return Responses.ok(etag(option), KinshipOptionResponse.of(option));
     }
 
     /** The case's live kinship options the caller may read. */
@@ -78,7 +82,7 @@ class KinshipOptionController {
                     + "relationship, approved");
         }
         KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionWrite.update(options, id, request));
-        return Responses.ok(updated.rowVersion(), KinshipOptionResponse.of(updated));
+        return Responses.ok(etag(updated), KinshipOptionResponse.of(updated));
     }
 
     /** Soft delete, authorized as an update; the ETag is the deleted row's final version. */
@@ -86,6 +90,10 @@ class KinshipOptionController {
     @RequiresIfMatch
     ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {
         KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionWrite.delete(options, id));
-        return Responses.noContent(deleted.rowVersion());
+        return Responses.noContent(etag(deleted));
+    }
+
+    private String etag(KinshipOption option) {
+        return etags.of(option.resource(), option.rowVersion());
     }
 }

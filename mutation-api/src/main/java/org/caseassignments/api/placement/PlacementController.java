@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
@@ -29,12 +30,15 @@ class PlacementController {
     private final PolicyEngine policy;
     private final GuardedCreate creates;
     private final GuardedUpdate updates;
+    private final EntityTags etags;
 
-    PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates) {
+    PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
+                        EntityTags etags) {
         this.placements = placements;
         this.policy = policy;
         this.creates = creates;
         this.updates = updates;
+        this.etags = etags;
     }
 
     /** Creates a PROPOSED placement; its assignment comes from the case's projection row, never from the caller. */
@@ -55,14 +59,14 @@ class PlacementController {
                     }
                     return placements.insert(id, caseId, request, assignment, caller.sub());
                 });
-        return Responses.created(URI.create("/placements/" + id), created.rowVersion(), PlacementResponse.of(created));
+        return Responses.created(URI.create("/placements/" + id), etag(created), PlacementResponse.of(created));
     }
 
     @GetMapping("/placements/{id}")
     ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id) {
         Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
         policy.require(caller, Action.READ, placement.resource());
-        return Responses.ok(placement.rowVersion(), PlacementResponse.of(placement));
+        return Responses.ok(etag(placement), PlacementResponse.of(placement));
     }
 
     /** The case's placements the caller may read. */
@@ -83,6 +87,10 @@ class PlacementController {
                     + "foster_home_id, start_date, end_date");
         }
         Placement updated = updates.run(caller, ifMatch, new PlacementUpdate(placements, id, request));
-        return Responses.ok(updated.rowVersion(), PlacementResponse.of(updated));
+        return Responses.ok(etag(updated), PlacementResponse.of(updated));
+    }
+
+    private String etag(Placement placement) {
+        return etags.of(placement.resource(), placement.rowVersion());
     }
 }

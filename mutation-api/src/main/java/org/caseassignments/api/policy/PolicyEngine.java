@@ -66,6 +66,11 @@ public final class PolicyEngine {
         }
     }
 
+    /** Whether a ruleset serves the jurisdiction now; a token naming any other is refused (401). */
+    public boolean servesJurisdiction(String jurisdiction) {
+        return registry.forJurisdiction(jurisdiction).isPresent();
+    }
+
     /** One evaluation, logged and counted. */
     public Decision decide(Caller caller, Action action, ResourceRef resource) {
         return evaluate(caller, action, resource, "current");

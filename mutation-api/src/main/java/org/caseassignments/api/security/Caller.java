@@ -8,9 +8,10 @@ import org.springframework.security.oauth2.jwt.Jwt;
  * The authenticated caller as the rulesets see it: the four claims a decision may use. Nothing else
  * from the token reaches a decision.
  *
- * @param sub          the subject, never blank (a token without one is rejected with 401)
+ * @param sub          the subject, never blank nor with control characters ({@link TokenRules}; else 401)
  * @param roles        {@code roles}: caseworker, supervisor, county_director, admin, service (others match no rule)
- * @param jurisdiction {@code jurisdiction}: selects the ruleset; absent or unknown denies everything
+ * @param jurisdiction {@code jurisdiction}: selects the ruleset; a token without one, or naming one no ruleset
+ *                     serves, is refused (401)
  * @param adminUnits   {@code admin_units}: the units a county director administers
  */
 public record Caller(String sub, List<String> roles, String jurisdiction, List<String> adminUnits) {

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.security.interfaces.RSAPublicKey;
 import java.util.List;
 
+import org.caseassignments.api.policy.PolicyEngine;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.DefaultResourceLoader;
@@ -14,23 +15,17 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.converter.RsaKeyConverters;
-import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
-import org.springframework.security.oauth2.core.OAuth2TokenValidator;
-import org.springframework.security.oauth2.jwt.Jwt;
-import org.springframework.security.oauth2.jwt.JwtAudienceValidator;
-import org.springframework.security.oauth2.jwt.JwtClaimNames;
-import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
-import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata;
+import org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadataClaimNames;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Bearer tokens only, no sessions. Health probes and the OpenAPI description are public; every
- * other request needs a valid token (401 otherwise). Authorization is not decided here but by the
+ * other request needs a valid token ({@link TokenRules}; 401 with an empty body otherwise). Authorization is not decided here but by the
  * rulesets, per resource, in the handlers.
  */
 @Configuration(proxyBeanMethods = false)
@@ -48,16 +43,30 @@ class SecurityConfiguration {
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(PUBLIC_PATHS).permitAll()
                         .anyRequest().authenticated())
-                .oauth2ResourceServer(server -> server.jwt(Customizer.withDefaults()))
+                .oauth2ResourceServer(server -> server
+                        .jwt(Customizer.withDefaults())
+                        .protectedResourceMetadata(metadata -> metadata
+                                .protectedResourceMetadataCustomizer(SecurityConfiguration::claimOnlyWhatIsDone)))
                 .build();
     }
 
+    /**
+     * The protected-resource metadata (RFC 9728) Spring serves at {@code /.well-known/oauth-protected-resource}
+     * claims certificate-bound tokens by default; this service does not bind tokens to client certificates
+     * (RFC 8705), so the claim goes (absent means false). What stays is true: the resource's URL and bearer
+     * tokens in the Authorization header only.
+     */
+    private static void claimOnlyWhatIsDone(OAuth2ProtectedResourceMetadata.Builder metadata) {
+        metadata.claims(claims ->
+                claims.remove(OAuth2ProtectedResourceMetadataClaimNames.TLS_CLIENT_CERTIFICATE_BOUND_ACCESS_TOKENS));
+    }
+
     @Bean
-    JwtDecoder jwtDecoder(AuthProperties auth) {
+    JwtDecoder jwtDecoder(AuthProperties auth, PolicyEngine policy) {
         NimbusJwtDecoder decoder = auth.usesJwkSet()
                 ? NimbusJwtDecoder.withJwkSetUri(auth.jwkSetUri()).build()
                 : NimbusJwtDecoder.withPublicKey(publicKey(auth.publicKeyLocation())).build();
-        decoder.setJwtValidator(validator(auth));
+        decoder.setJwtValidator(TokenRules.validator(auth, policy::servesJurisdiction));
         return decoder;
     }
 
@@ -69,15 +78,6 @@ class SecurityConfiguration {
                 resolvers.add(new CallerArgumentResolver());
             }
         };
-    }
-
-    /** Expiry and not-before (with the configured skew), issuer, audience, and a non-blank subject. */
-    static OAuth2TokenValidator<Jwt> validator(AuthProperties auth) {
-        return new DelegatingOAuth2TokenValidator<>(List.of(
-                new JwtTimestampValidator(auth.clockSkew()),
-                new JwtIssuerValidator(auth.issuer()),
-                new JwtAudienceValidator(auth.audience()),
-                new JwtClaimValidator<String>(JwtClaimNames.SUB, sub -> sub != null && !sub.isBlank())));
     }
 
     private static RSAPublicKey publicKey(String location) {

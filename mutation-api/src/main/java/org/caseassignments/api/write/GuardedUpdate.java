@@ -1,5 +1,6 @@
 package org.caseassignments.api.write;
 
+import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
@@ -25,20 +26,22 @@ public class GuardedUpdate {
 
     private final PolicyEngine policy;
     private final TransactionTemplate transactions;
+    private final EntityTags etags;
 
-    GuardedUpdate(PolicyEngine policy, TransactionTemplate transactions) {
+    GuardedUpdate(PolicyEngine policy, TransactionTemplate transactions, EntityTags etags) {
         this.policy = policy;
         this.transactions = transactions;
+        this.etags = etags;
     }
 
     public <R extends Versioned> R run(Caller caller, IfMatch ifMatch, UpdateSteps<R> steps) {
         R authorized = steps.preRead().orElseThrow(steps::notFound);
         policy.requireUpdate(caller, steps.resourceOf(authorized), steps.resourceOf(steps.afterImage(authorized)));
-        ifMatch.require(authorized.rowVersion(), steps.describe());
+        ifMatch.require(etags.of(steps.resourceOf(authorized), authorized.rowVersion()), steps.describe());
         return transactions.execute(status -> {
             R locked = steps.lockedRead().orElseThrow(steps::notFound);
             steps.refuseIfStale(authorized, locked);
-            ifMatch.require(locked.rowVersion(), steps.describe());
+            ifMatch.require(etags.of(steps.resourceOf(locked), locked.rowVersion()), steps.describe());
             steps.validate(locked);
             return steps.write(locked);
         });

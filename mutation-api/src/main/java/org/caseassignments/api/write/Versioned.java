@@ -1,6 +1,9 @@
 package org.caseassignments.api.write;
 
-/** A row with an optimistic-concurrency version, incremented by every write and sent as the strong ETag. */
+/**
+ * A row with an optimistic-concurrency version, incremented by every write; its strong ETag is a MAC
+ * of it ({@code EntityTags}).
+ */
 public interface Versioned {
 
     long rowVersion();

@@ -9,6 +9,7 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -66,7 +67,7 @@ class FosterHomeApiIntegrationTests {
         assertThat(suspended.text("license_status")).isEqualTo("SUSPENDED");
         assertThat(reinstated.text("license_status")).isEqualTo("ACTIVE");
         assertThat(revoked.text("license_status")).isEqualTo("REVOKED");
-        assertThat(revoked.etag()).isEqualTo("\"5\"");
+        assertThat(revoked.etag()).isEqualTo(TestETags.fosterHome(UUID.fromString(id), 5));
         assertThat(backToPending.code()).isEqualTo("INVALID_TRANSITION");
     }
 
@@ -74,7 +75,7 @@ class FosterHomeApiIntegrationTests {
     void shouldRefuseAPendingLicenseThatSkipsActivationToSuspension() {
         UUID home = Rows.fosterHome().licenseStatus("PENDING").insert(jdbc);
 
-        Reply reply = api.patch("/foster-homes/" + home, TestTokens.admin("a-1").token(), "\"1\"",
+        Reply reply = api.patch("/foster-homes/" + home, TestTokens.admin("a-1").token(), TestETags.fosterHome(home, 1),
                 "{\"license_status\": \"SUSPENDED\"}");
 
         assertThat(reply.code()).isEqualTo("INVALID_TRANSITION");
@@ -85,7 +86,7 @@ class FosterHomeApiIntegrationTests {
         UUID home = Rows.fosterHome().adminUnit("unit-1").insert(jdbc);
 
         assertThat(api.get("/foster-homes/" + home, TestTokens.caseworker("w-1").token()).status()).isEqualTo(200);
-        assertThat(api.patch("/foster-homes/" + home, TestTokens.caseworker("w-1").token(), "\"1\"",
+        assertThat(api.patch("/foster-homes/" + home, TestTokens.caseworker("w-1").token(), TestETags.fosterHome(home, 1),
                 "{\"name\": \"Renamed\"}").status()).isEqualTo(403);
         assertThat(api.get("/foster-homes/" + home, TestTokens.subject("x").roles("intern").token()).status())
                 .isEqualTo(403);
@@ -110,7 +111,7 @@ class FosterHomeApiIntegrationTests {
         String director = TestTokens.countyDirector("d-1", "unit-1").token();
         double before = decisions();
 
-        Reply moved = api.patch("/foster-homes/" + home, director, "\"1\"", "{\"admin_unit\": \"unit-2\"}");
+        Reply moved = api.patch("/foster-homes/" + home, director, TestETags.fosterHome(home, 1), "{\"admin_unit\": \"unit-2\"}");
 
         assertThat(moved.status()).isEqualTo(403);
         assertThat(moved.body()).isEmpty();
@@ -125,7 +126,7 @@ class FosterHomeApiIntegrationTests {
         String director = TestTokens.countyDirector("d-1", "unit-1", "unit-2").token();
 
         double beforeRename = decisions();
-        Reply renamed = api.patch("/foster-homes/" + home, director, "\"1\"",
+        Reply renamed = api.patch("/foster-homes/" + home, director, TestETags.fosterHome(home, 1),
                 "{\"name\": \"Renamed\", \"capacity\": 4, \"license_number\": \"GA-NEW-" + home + "\"}");
         double rename = decisions() - beforeRename;
         double beforeMove = decisions();

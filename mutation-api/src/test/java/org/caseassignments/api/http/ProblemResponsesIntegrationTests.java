@@ -10,6 +10,7 @@ import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -78,9 +79,10 @@ class ProblemResponsesIntegrationTests {
     void shouldAnswer412WhenIfMatchNamesAnotherVersion() {
         UUID home = Rows.fosterHome().insert(jdbc);
 
-        assertProblem(api.patch("/foster-homes/" + home, admin, "\"2\"", "{\"name\": \"x\"}"), 412, "PRECONDITION_FAILED");
-        assertProblem(api.patch("/foster-homes/" + home, admin, "W/\"1\"", "{\"name\": \"x\"}"), 412,
-                "PRECONDITION_FAILED");
+        assertProblem(api.patch("/foster-homes/" + home, admin, TestETags.fosterHome(home, 2), "{\"name\": \"x\"}"),
+                412, "PRECONDITION_FAILED");
+        assertProblem(api.patch("/foster-homes/" + home, admin, "W/" + TestETags.fosterHome(home, 1),
+                "{\"name\": \"x\"}"), 412, "PRECONDITION_FAILED");
         assertThat(jdbc.queryForObject("SELECT name FROM foster_homes WHERE id = ?", String.class, home))
                 .isEqualTo("Maple House");
     }
@@ -91,8 +93,8 @@ class ProblemResponsesIntegrationTests {
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         UUID home = Rows.fosterHome().licenseStatus("REVOKED").insert(jdbc);
 
-        Reply skipped = api.patch("/placements/" + placement, admin, "\"1\"", "{\"status\": \"ENDED\"}");
-        Reply revived = api.patch("/foster-homes/" + home, admin, "\"1\"", "{\"license_status\": \"ACTIVE\"}");
+        Reply skipped = api.patch("/placements/" + placement, admin, TestETags.placement(placement, 1), "{\"status\": \"ENDED\"}");
+        Reply revived = api.patch("/foster-homes/" + home, admin, TestETags.fosterHome(home, 1), "{\"license_status\": \"ACTIVE\"}");
 
         assertProblem(skipped, 409, "INVALID_TRANSITION");
         assertThat(skipped.text("detail")).contains("PROPOSED", "ENDED");
@@ -107,7 +109,8 @@ class ProblemResponsesIntegrationTests {
 
         Reply created = api.post("/foster-homes", admin,
                 "{\"name\": \"Oak\", \"license_number\": \"LIC-TAKEN\", \"admin_unit\": \"unit-1\"}");
-        Reply renumbered = api.patch("/foster-homes/" + other, admin, "\"1\"", "{\"license_number\": \"LIC-TAKEN\"}");
+        Reply renumbered = api.patch("/foster-homes/" + other, admin, TestETags.fosterHome(other, 1),
+                "{\"license_number\": \"LIC-TAKEN\"}");
 
         for (Reply reply : new Reply[] {created, renumbered}) {
             assertProblem(reply, 409, "DUPLICATE_LICENSE_NUMBER");
@@ -147,7 +150,8 @@ class ProblemResponsesIntegrationTests {
         assertProblem(noHome, 400, "VALIDATION_FAILED");
         assertThat(fields(noHome)).containsExactly("foster_home_id");
         UUID home = Rows.fosterHome().insert(jdbc);
-        Reply blankPatch = api.patch("/foster-homes/" + home, admin, "\"1\"", "{\"name\": \"  \", \"capacity\": -2}");
+        Reply blankPatch = api.patch("/foster-homes/" + home, admin, TestETags.fosterHome(home, 1),
+                "{\"name\": \"  \", \"capacity\": -2}");
         assertProblem(blankPatch, 400, "VALIDATION_FAILED");
         assertThat(fields(blankPatch)).containsExactlyInAnyOrder("name", "capacity");
     }
@@ -207,7 +211,8 @@ class ProblemResponsesIntegrationTests {
                 TestTokens.admin("a-1").expiredAt(Instant.now().minusSeconds(600)).token(),
                 TestTokens.admin("a-1").audience("someone-else").token(),
                 TestTokens.admin("a-1").issuer("https://impostor.test").token(),
-                TestTokens.subject(null).roles("admin").token()};
+                TestTokens.subject(null).roles("admin").token(),
+                TestTokens.admin("a-1").jurisdiction("atlantis").token()};
 
         for (String token : invalid) {
             Reply reply = api.get(path, token);
@@ -226,9 +231,9 @@ class ProblemResponsesIntegrationTests {
 
         for (Reply reply : new Reply[] {
                 api.get("/placements/" + placement, stranger),
-                api.patch("/placements/" + placement, stranger, "\"1\"", "{\"status\": \"ACTIVE\"}"),
-                api.post("/cases/" + caseId + "/placements", stranger, "{}"),
-                api.get("/placements/" + placement, TestTokens.caseworker("w-1").jurisdiction("atlantis").token())}) {
+                api.patch("/placements/" + placement, stranger, TestETags.placement(placement, 1),
+                        "{\"status\": \"ACTIVE\"}"),
+                api.post("/cases/" + caseId + "/placements", stranger, "{}")}) {
             assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
             assertThat(reply.body()).isEmpty();
             assertThat(reply.contentType()).doesNotContain("problem");

@@ -8,6 +8,7 @@ import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -57,8 +58,8 @@ class KinshipOptionApiIntegrationTests {
         assertThat(created.json().path("approved").asBoolean()).isFalse();
         assertThat(created.text("assigned_worker_sub")).isEqualTo("w-1");
         assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
-        assertThat(updated.etag()).isEqualTo("\"2\"");
-        assertThat(read.etag()).isEqualTo("\"2\"");
+        assertThat(updated.etag()).isEqualTo(TestETags.kinshipOption(UUID.fromString(id), 2));
+        assertThat(read.etag()).isEqualTo(updated.etag());
         assertThat(read.json().path("approved").asBoolean()).isTrue();
         assertThat(read.text("relationship")).isEqualTo("great-aunt");
         assertThat(read.text("relative_name")).isEqualTo("Ada Lovelace");
@@ -71,17 +72,17 @@ class KinshipOptionApiIntegrationTests {
         UUID kept = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String worker = TestTokens.caseworker("w-1").token();
 
-        Reply delete = api.delete("/kinship-options/" + deleted, worker, "\"1\"");
+        Reply delete = api.delete("/kinship-options/" + deleted, worker, TestETags.kinshipOption(deleted, 1));
 
         assertThat(delete.status()).isEqualTo(204);
-        assertThat(delete.etag()).isEqualTo("\"2\"");
+        assertThat(delete.etag()).isEqualTo(TestETags.kinshipOption(deleted, 2));
         assertThat(delete.body()).isEmpty();
         assertThat(jdbc.queryForMap("SELECT active, deleted_at IS NOT NULL AS stamped FROM kinship_options WHERE id = ?",
                 deleted)).containsEntry("active", false).containsEntry("stamped", true);
         assertThat(api.get("/kinship-options/" + deleted, worker).code()).isEqualTo("NOT_FOUND");
-        assertThat(api.patch("/kinship-options/" + deleted, worker, "\"2\"", "{\"approved\": true}").code())
+        assertThat(api.patch("/kinship-options/" + deleted, worker, delete.etag(), "{\"approved\": true}").code())
                 .isEqualTo("NOT_FOUND");
-        assertThat(api.delete("/kinship-options/" + deleted, worker, "\"2\"").code()).isEqualTo("NOT_FOUND");
+        assertThat(api.delete("/kinship-options/" + deleted, worker, delete.etag()).code()).isEqualTo("NOT_FOUND");
         assertThat(api.get("/cases/" + caseId + "/kinship-options", worker).json().valueStream()
                 .map(option -> option.path("id").asString())).containsExactly(kept.toString());
     }
@@ -91,10 +92,11 @@ class KinshipOptionApiIntegrationTests {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
 
-        Reply stranger = api.delete("/kinship-options/" + option, TestTokens.caseworker("w-2").token(), "\"1\"");
+        String etag = TestETags.kinshipOption(option, 1);
+        Reply stranger = api.delete("/kinship-options/" + option, TestTokens.caseworker("w-2").token(), etag);
         Reply countyDirector = api.delete("/kinship-options/" + option,
-                TestTokens.countyDirector("d-1", "unit-1").token(), "\"1\"");
-        Reply supervisor = api.delete("/kinship-options/" + option, TestTokens.supervisor("s-9").token(), "\"1\"");
+                TestTokens.countyDirector("d-1", "unit-1").token(), etag);
+        Reply supervisor = api.delete("/kinship-options/" + option, TestTokens.supervisor("s-9").token(), etag);
 
         assertThat(stranger.status()).isEqualTo(403);
         assertThat(countyDirector.status()).isEqualTo(403);

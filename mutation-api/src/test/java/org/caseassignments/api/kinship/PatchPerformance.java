@@ -23,6 +23,7 @@ import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.caseassignments.api.write.StalenessGate;
@@ -91,7 +92,7 @@ public final class PatchPerformance {
                 "--spring.datasource.hikari.maximum-pool-size=" + (CONCURRENCY + 2),
                 "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
                 "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
-                "--server.port=0", "--policy.reload-interval=0s")) {
+                "--api.etag-secret=" + TestETags.SECRET, "--server.port=0", "--policy.reload-interval=0s")) {
             int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
             List<Result> results = new ArrayList<>();
             System.out.println("PostgreSQL: " + jdbc.queryForObject("SELECT version()", String.class));
@@ -267,7 +268,7 @@ public final class PatchPerformance {
             long version = versions.computeIfAbsent(i, ignored -> options.find(id).orElseThrow().rowVersion());
             UpdateSteps<KinshipOption> steps = KinshipOptionWrite.update(options, id,
                     new UpdateKinshipOptionRequest("Relative " + counter.incrementAndGet(), null, null));
-            KinshipOption written = updates.run(caller, IfMatch.parse(List.of(IfMatch.etag(version))),
+            KinshipOption written = updates.run(caller, IfMatch.parse(List.of(TestETags.kinshipOption(id, version))),
                     gate ? steps : new WithoutGate<>(steps));
             versions.put(i, written.rowVersion());
             return "ok";

@@ -8,6 +8,7 @@ import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -49,7 +50,7 @@ class PlacementApiIntegrationTests {
                 "{\"foster_home_id\": \"" + home + "\", \"start_date\": \"2026-05-01\"}");
 
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        assertThat(created.etag()).isEqualTo("\"1\"");
+        assertThat(created.etag()).isEqualTo(TestETags.placement(UUID.fromString(created.text("id")), 1));
         assertThat(created.header("Location")).hasValue("/placements/" + created.text("id"));
         assertThat(created.text("status")).isEqualTo("PROPOSED");
         assertThat(created.text("case_id")).isEqualTo(caseId.toString());
@@ -76,11 +77,11 @@ class PlacementApiIntegrationTests {
         Reply reopened = api.patch("/placements/" + id, worker, ended.etag(), "{\"status\": \"ACTIVE\"}");
 
         assertThat(read.status()).isEqualTo(200);
-        assertThat(read.etag()).isEqualTo("\"1\"");
+        assertThat(read.etag()).isEqualTo(TestETags.placement(UUID.fromString(id), 1));
         assertThat(active.status()).as(active.toString()).isEqualTo(200);
-        assertThat(active.etag()).isEqualTo("\"2\"");
+        assertThat(active.etag()).isEqualTo(TestETags.placement(UUID.fromString(id), 2));
         assertThat(ended.status()).as(ended.toString()).isEqualTo(200);
-        assertThat(ended.etag()).isEqualTo("\"3\"");
+        assertThat(ended.etag()).isEqualTo(TestETags.placement(UUID.fromString(id), 3));
         assertThat(ended.text("end_date")).isEqualTo("2026-06-01");
         assertThat(reopened.status()).isEqualTo(409);
         assertThat(reopened.code()).isEqualTo("INVALID_TRANSITION");
@@ -92,8 +93,9 @@ class PlacementApiIntegrationTests {
         UUID proposed = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String worker = TestTokens.caseworker("w-1").token();
 
-        Reply cancelled = api.patch("/placements/" + proposed, worker, "\"1\"", "{\"status\": \"CANCELLED\"}");
-        Reply again = api.patch("/placements/" + proposed, worker, "\"2\"", "{\"status\": \"PROPOSED\"}");
+        Reply cancelled = api.patch("/placements/" + proposed, worker, TestETags.placement(proposed, 1),
+                "{\"status\": \"CANCELLED\"}");
+        Reply again = api.patch("/placements/" + proposed, worker, cancelled.etag(), "{\"status\": \"PROPOSED\"}");
 
         assertThat(cancelled.status()).isEqualTo(200);
         assertThat(again.code()).isEqualTo("INVALID_TRANSITION");
@@ -121,9 +123,9 @@ class PlacementApiIntegrationTests {
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
 
         Reply other = api.patch("/placements/" + placement, TestTokens.supervisor("s-2").jurisdiction("texas").token(),
-                "\"1\"", "{\"status\": \"ACTIVE\"}");
+                TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
         Reply own = api.patch("/placements/" + placement, TestTokens.supervisor("s-1").jurisdiction("texas").token(),
-                "\"1\"", "{\"status\": \"ACTIVE\"}");
+                TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
 
         assertThat(other.status()).isEqualTo(403);
         assertThat(own.status()).as(own.toString()).isEqualTo(200);

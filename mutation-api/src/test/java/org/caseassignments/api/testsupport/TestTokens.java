@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -43,6 +45,7 @@ public final class TestTokens {
     private String audience = AUDIENCE;
     private Instant expiresAt = Instant.now().plus(Duration.ofMinutes(10));
     private KeyPair signer = KEYS;
+    private final Map<String, Object> rawClaims = new LinkedHashMap<>();
 
     private TestTokens(String sub) {
         this.sub = sub;
@@ -110,6 +113,20 @@ public final class TestTokens {
         return this;
     }
 
+    /**
+     * Sets a claim to any JSON value, replacing what the builder would put there; {@code null} leaves
+     * the claim out. For tokens of a shape the application must refuse: {@code claim("roles", "admin")}.
+     */
+    public TestTokens claim(String name, Object value) {
+        rawClaims.put(name, value);
+        return this;
+    }
+
+    /** Without an {@code exp} claim: a token that would never expire. */
+    public TestTokens withoutExpiry() {
+        return claim("exp", null);
+    }
+
     /** Signed by a key the application does not trust. */
     public TestTokens signedByStranger() {
         this.signer = STRANGER;
@@ -128,6 +145,7 @@ public final class TestTokens {
         if (sub != null) {
             claims.subject(sub);
         }
+        rawClaims.forEach(claims::claim);
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).build(), claims.build());
         try {
             jwt.sign(new RSASSASigner((RSAPrivateKey) signer.getPrivate()));

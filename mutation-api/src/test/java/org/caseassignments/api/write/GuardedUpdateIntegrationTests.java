@@ -22,6 +22,7 @@ import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
@@ -102,7 +103,7 @@ class GuardedUpdateIntegrationTests {
         try (OpenTransaction reassignment = reassign(caseId, "w-new", "s-1", 2)) {
             raced = Race.commitWhileItWaits(api, backends, reassignment,
                     ApiClient.request("PATCH", "/placements/" + placement)
-                            .token(formerAssignee).ifMatch("\"1\"").json("{\"status\": \"ACTIVE\"}"));
+                            .token(formerAssignee).ifMatch(TestETags.placement(placement, 1)).json("{\"status\": \"ACTIVE\"}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
@@ -112,7 +113,8 @@ class GuardedUpdateIntegrationTests {
                 .containsEntry("assigned_worker_sub", "w-new")
                 .containsEntry("row_version", 2L);
 
-        Reply formerRetry = api.patch("/placements/" + placement, formerAssignee, "\"2\"", "{\"status\": \"ACTIVE\"}");
+        Reply formerRetry = api.patch("/placements/" + placement, formerAssignee, TestETags.placement(placement, 2),
+                "{\"status\": \"ACTIVE\"}");
         assertThat(formerRetry.status()).isEqualTo(403);
         assertThat(formerRetry.body()).isEmpty();
 
@@ -120,14 +122,14 @@ class GuardedUpdateIntegrationTests {
         String etag = api.get("/placements/" + placement, newAssignee).etag();
         Reply newRetry = api.patch("/placements/" + placement, newAssignee, etag, "{\"status\": \"ACTIVE\"}");
         assertThat(newRetry.status()).as(newRetry.toString()).isEqualTo(200);
-        assertThat(newRetry.etag()).isEqualTo("\"3\"");
+        assertThat(newRetry.etag()).isEqualTo(TestETags.placement(placement, 3));
         assertThat(placementRow(placement)).containsEntry("status", "ACTIVE");
     }
 
     /**
-     * If-Match is the client's precondition, not an authorization control: a client may list the
-     * version the reassignment will produce as well (versions are sequential). Only the staleness
-     * gate stands between the stale decision and the write then.
+     * If-Match is the client's precondition, not an authorization control: a client holding the tags
+     * of both the version it read and the version the reassignment produces (it read both) may list
+     * them. Only the staleness gate stands between the stale decision and the write then.
      */
     @Test
     void shouldRefuse409EvenWhenIfMatchAlsoListsTheVersionTheReassignmentProduces() throws Exception {
@@ -138,7 +140,7 @@ class GuardedUpdateIntegrationTests {
         try (OpenTransaction reassignment = reassign(caseId, "w-new", "s-1", 2)) {
             raced = Race.commitWhileItWaits(api, backends, reassignment,
                     ApiClient.request("PATCH", "/placements/" + placement)
-                            .token(TestTokens.caseworker("w-old").token()).ifMatch("\"1\", \"2\"")
+                            .token(TestTokens.caseworker("w-old").token()).ifMatch(TestETags.placement(placement, 1) + ", " + TestETags.placement(placement, 2))
                             .json("{\"status\": \"CANCELLED\"}"));
         }
 
@@ -157,7 +159,7 @@ class GuardedUpdateIntegrationTests {
         try (OpenTransaction reassignment = reassign(caseId, "w-2", "s-1", 2)) {
             raced = Race.commitWhileItWaits(api, backends, reassignment,
                     ApiClient.request("PATCH", "/kinship-options/" + option)
-                            .token(supervisor).ifMatch("\"1\"").json("{\"approved\": true}"));
+                            .token(supervisor).ifMatch(TestETags.kinshipOption(option, 1)).json("{\"approved\": true}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
@@ -180,10 +182,10 @@ class GuardedUpdateIntegrationTests {
         Reply updated;
         try (OpenTransaction holder = lockRow("kinship_options", option)) {
             CompletableFuture<Reply> delete = api.sendAsync(ApiClient.request("DELETE", "/kinship-options/" + option)
-                    .token(worker).ifMatch("\"1\""));
+                    .token(worker).ifMatch(TestETags.kinshipOption(option, 1)));
             backends.awaitBlockedBy(holder.pid());
             CompletableFuture<Reply> patch = api.sendAsync(ApiClient.request("PATCH", "/kinship-options/" + option)
-                    .token(worker).ifMatch("\"1\"").json("{\"relative_name\": \"Resurrected\"}"));
+                    .token(worker).ifMatch(TestETags.kinshipOption(option, 1)).json("{\"relative_name\": \"Resurrected\"}"));
             backends.awaitWaitingForLocks(2);
             holder.commit();
             deleted = delete.get(30, TimeUnit.SECONDS);
@@ -191,7 +193,7 @@ class GuardedUpdateIntegrationTests {
         }
 
         assertThat(deleted.status()).as(deleted.toString()).isEqualTo(204);
-        assertThat(deleted.etag()).isEqualTo("\"2\"");
+        assertThat(deleted.etag()).isEqualTo(TestETags.kinshipOption(option, 2));
         assertThat(updated.status()).as(updated.toString()).isEqualTo(404);
         assertThat(updated.code()).isEqualTo("NOT_FOUND");
         assertThat(jdbc.queryForMap("SELECT active, relative_name, row_version FROM kinship_options WHERE id = ?", option))
@@ -209,9 +211,9 @@ class GuardedUpdateIntegrationTests {
         List<Reply> replies;
         try (OpenTransaction holder = lockRow("foster_homes", home)) {
             CompletableFuture<Reply> first = api.sendAsync(ApiClient.request("PATCH", "/foster-homes/" + home)
-                    .token(admin).ifMatch("\"1\"").json("{\"name\": \"First\"}"));
+                    .token(admin).ifMatch(TestETags.fosterHome(home, 1)).json("{\"name\": \"First\"}"));
             CompletableFuture<Reply> second = api.sendAsync(ApiClient.request("PATCH", "/foster-homes/" + home)
-                    .token(admin).ifMatch("\"1\"").json("{\"name\": \"Second\"}"));
+                    .token(admin).ifMatch(TestETags.fosterHome(home, 1)).json("{\"name\": \"Second\"}"));
             backends.awaitWaitingForLocks(2);
             holder.commit();
             replies = List.of(first.get(30, TimeUnit.SECONDS), second.get(30, TimeUnit.SECONDS));
@@ -235,7 +237,8 @@ class GuardedUpdateIntegrationTests {
         try (OpenTransaction holder = lockRow("placements", placement)) {
             int begunBefore = CountingTransactions.BEGUN.get();
 
-            Reply denied = api.patch("/placements/" + placement, stranger, "\"1\"", "{\"status\": \"ACTIVE\"}");
+            Reply denied = api.patch("/placements/" + placement, stranger, TestETags.placement(placement, 1),
+                    "{\"status\": \"ACTIVE\"}");
 
             assertThat(denied.status()).isEqualTo(403);
             assertThat(denied.body()).isEmpty();

@@ -1,0 +1,61 @@
+package org.caseassignments.api.security;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtAudienceValidator;
+import org.springframework.security.oauth2.jwt.JwtClaimNames;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
+import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
+
+/**
+ * What a signed token must be before any of its claims reaches a decision or the database. Anything
+ * else fails validation, which the resource server answers 401 with an empty body:
+ * <ul>
+ *   <li>{@code exp} present (a token without one would never expire), and with {@code nbf} inside
+ *       the clock skew; {@code iss} and {@code aud} as configured;</li>
+ *   <li>{@code sub} a non-blank string of at most {@value #MAX_SUBJECT_LENGTH} characters, without
+ *       control characters (C0, DEL, C1) or unpaired surrogates: it is compared with stored subjects
+ *       and stored as {@code created_by}, so it must be text PostgreSQL stores as sent;</li>
+ *   <li>{@code roles} and {@code admin_units}, when present, JSON arrays of strings: a bare string
+ *       {@code "admin"} is not read as the list {@code ["admin"]};</li>
+ *   <li>{@code jurisdiction} a string naming a jurisdiction a ruleset serves at that moment.</li>
+ * </ul>
+ * Spring's own validators, one per rule, so a failure's description names the claim at fault
+ * (in {@code WWW-Authenticate}) without echoing its value.
+ */
+final class TokenRules {
+
+    static final int MAX_SUBJECT_LENGTH = 255;
+
+    private TokenRules() {
+    }
+
+    /** @param servedJurisdiction whether a ruleset serves a jurisdiction now (rulesets are replaced at run time) */
+    static OAuth2TokenValidator<Jwt> validator(AuthProperties auth, Predicate<String> servedJurisdiction) {
+        return new DelegatingOAuth2TokenValidator<>(List.of(
+                new JwtTimestampValidator(auth.clockSkew()),
+                new JwtIssuerValidator(auth.issuer()),
+                new JwtAudienceValidator(auth.audience()),
+                new JwtClaimValidator<>(JwtClaimNames.EXP, Objects::nonNull),
+                new JwtClaimValidator<>(JwtClaimNames.SUB, TokenRules::isSubject),
+                new JwtClaimValidator<>(Caller.ROLES, TokenRules::isAbsentOrArrayOfStrings),
+                new JwtClaimValidator<>(Caller.ADMIN_UNITS, TokenRules::isAbsentOrArrayOfStrings),
+                new JwtClaimValidator<>(Caller.JURISDICTION,
+                        value -> value instanceof String jurisdiction && servedJurisdiction.test(jurisdiction))));
+    }
+
+    static boolean isSubject(Object value) {
+        return value instanceof String sub && !sub.isBlank() && sub.length() <= MAX_SUBJECT_LENGTH
+                && sub.codePoints().noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE);
+    }
+
+    static boolean isAbsentOrArrayOfStrings(Object value) {
+        return value == null || value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
+    }
+}

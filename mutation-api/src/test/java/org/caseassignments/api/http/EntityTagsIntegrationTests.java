@@ -1,0 +1,125 @@
+package org.caseassignments.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.Race;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** ETags over HTTP: a client can only name a version it has read. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class EntityTagsIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+    }
+
+    @LocalServerPort
+    int port;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final Backends backends = new Backends(DB.jdbc());
+    private final String admin = TestTokens.admin("a-1").token();
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void shouldAnswer412ToAnIfMatchThatGuessesSmallVersionNumbers() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+
+        Reply guessed = api.patch("/foster-homes/" + home, admin, "\"0\", \"1\", \"2\", \"3\"", "{\"name\": \"Guessed\"}");
+
+        assertThat(guessed.status()).as(guessed.toString()).isEqualTo(412);
+        assertThat(guessed.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(name(home)).isEqualTo("Maple House");
+        Reply read = api.get("/foster-homes/" + home, admin);
+        Reply written = api.patch("/foster-homes/" + home, admin, "\"1\", " + read.etag(), "{\"name\": \"Read first\"}");
+        assertThat(written.status()).as(written.toString()).isEqualTo(200);
+        assertThat(name(home)).isEqualTo("Read first");
+    }
+
+    @Test
+    void shouldAnswerTheSameUnguessableTagForTheSameVersionAndANewOneAfterAWrite() {
+        Reply created = api.post("/foster-homes", admin,
+                "{\"name\": \"Oak\", \"license_number\": \"GA-ETAG-1\", \"admin_unit\": \"unit-1\"}");
+        String path = "/foster-homes/" + created.text("id");
+        Reply read = api.get(path, admin);
+        Reply renamed = api.patch(path, admin, read.etag(), "{\"name\": \"Oak Two\"}");
+
+        assertThat(created.etag()).matches("\"[A-Za-z0-9_-]{22}\"").isNotEqualTo("\"1\"");
+        assertThat(read.etag()).isEqualTo(created.etag());
+        assertThat(renamed.etag()).isNotEqualTo(read.etag()).isEqualTo(api.get(path, admin).etag());
+    }
+
+    @Test
+    void shouldAnswer412ToTheTagOfAnotherResourceOrOfAnOlderVersion() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        UUID other = Rows.fosterHome().insert(jdbc);
+        String otherTag = api.get("/foster-homes/" + other, admin).etag();
+        String firstTag = api.get("/foster-homes/" + home, admin).etag();
+        Reply renamed = api.patch("/foster-homes/" + home, admin, firstTag, "{\"name\": \"Renamed\"}");
+
+        Reply withOthers = api.patch("/foster-homes/" + home, admin, otherTag, "{\"name\": \"Other's tag\"}");
+        Reply withOlder = api.patch("/foster-homes/" + home, admin, firstTag, "{\"name\": \"Old tag\"}");
+
+        assertThat(renamed.status()).isEqualTo(200);
+        assertThat(withOthers.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(withOlder.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(name(home)).isEqualTo("Renamed");
+    }
+
+    /**
+     * The interleaving of issue 12: a county director of unit-1 reads a home (version 1); an admin
+     * moves it to unit-2 (version 2) while the director's PATCH waits for the row lock, its pre-read
+     * and decision made on version 1. The director lists the tag they read and a guess at the next
+     * version: no tag of version 2 can be guessed, so nothing is written. (A compare of the
+     * policy-visible fields under the lock would answer 409 before If-Match is checked; either
+     * refusal writes nothing.)
+     */
+    @Test
+    void shouldRefuseADirectorWhoseIfMatchGuessesTheVersionAMoveOutOfTheirUnitProduces() {
+        UUID home = Rows.fosterHome().adminUnit("unit-1").insert(jdbc);
+        String director = TestTokens.countyDirector("d-1", "unit-1").token();
+        String read = api.get("/foster-homes/" + home, director).etag();
+
+        Reply raced;
+        try (OpenTransaction move = OpenTransaction.begin(DB.dataSource(), tx -> tx.update(
+                "UPDATE foster_homes SET admin_unit = 'unit-2', row_version = row_version + 1 WHERE id = ?", home))
+                .awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, move, ApiClient.request("PATCH", "/foster-homes/" + home)
+                    .token(director).ifMatch(read + ", \"2\"").json("{\"name\": \"Taken by unit-1\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isIn(409, 412);
+        assertThat(jdbc.queryForMap("SELECT name, admin_unit, row_version FROM foster_homes WHERE id = ?", home))
+                .containsEntry("name", "Maple House")
+                .containsEntry("admin_unit", "unit-2")
+                .containsEntry("row_version", 2L);
+    }
+
+    private String name(UUID home) {
+        return jdbc.queryForObject("SELECT name FROM foster_homes WHERE id = ?", String.class, home);
+    }
+}

@@ -1,0 +1,38 @@
+package org.caseassignments.api.testsupport;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+import org.caseassignments.api.http.EntityTags;
+import org.caseassignments.api.policy.ResourceType;
+
+/**
+ * The ETags the application under test answers, for tests that write a row directly and then need
+ * the tag of its version: {@code TestETags.of(ResourceType.FOSTER_HOME, home, 1)}.
+ */
+public final class TestETags {
+
+    /** The secret {@link TestApplication} configures. */
+    public static final String SECRET = "test-etag-secret-of-at-least-32-bytes";
+
+    private static final EntityTags TAGS = new EntityTags(SECRET.getBytes(StandardCharsets.UTF_8));
+
+    private TestETags() {
+    }
+
+    public static String of(ResourceType type, UUID id, long rowVersion) {
+        return TAGS.of(type, id, rowVersion);
+    }
+
+    public static String placement(UUID id, long rowVersion) {
+        return of(ResourceType.PLACEMENT, id, rowVersion);
+    }
+
+    public static String kinshipOption(UUID id, long rowVersion) {
+        return of(ResourceType.KINSHIP_OPTION, id, rowVersion);
+    }
+
+    public static String fosterHome(UUID id, long rowVersion) {
+        return of(ResourceType.FOSTER_HOME, id, rowVersion);
+    }
+}
