@@ -45,14 +45,6 @@ class FosterHomeUpdate implements UpdateSteps<FosterHome> {
         return row.with(change);
     }
 
-    /**
-     * No staleness gate: the decision consumes only the admin unit and license status, which no
-     * writer other than a request changes, and requests are serialized by the row lock and If-Match.
-     */
-    @Override
-    public void refuseIfStale(FosterHome authorized, FosterHome locked) {
-    }
-
     @Override
     public void validate(FosterHome locked) {
         Transitions.require(describe() + "'s license", locked.licenseStatus(), change.licenseStatus(),

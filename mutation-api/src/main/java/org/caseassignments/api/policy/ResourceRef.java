@@ -14,13 +14,18 @@ import java.util.UUID;
  * @param caseId            null for resources that are not case-scoped
  * @param assignedWorkerSub the case's assigned worker as the row carries it; null while unassigned or unknown
  * @param supervisorSub     the case's supervisor as the row carries it; null while unassigned or unknown
- * @param attrs             policy-visible attributes (strings and booleans), e.g. {@code status}, {@code admin_unit}
+ * @param attrs             policy-visible attributes (strings and booleans): exactly {@link ResourceType#attributes()}
  */
 public record ResourceRef(ResourceType type, UUID id, UUID caseId, String assignedWorkerSub, String supervisorSub,
                           Map<String, Object> attrs) {
 
     public ResourceRef {
         Objects.requireNonNull(type, "type");
+        if (!attrs.keySet().equals(type.attributes())) {
+            // a builder that drifted from the declared attributes would let a ruleset read a field the lock does not cover
+            throw new IllegalArgumentException("a " + type.wireName() + " carries the attributes " + type.attributes()
+                    + ", not " + attrs.keySet());
+        }
         attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
     }
 
