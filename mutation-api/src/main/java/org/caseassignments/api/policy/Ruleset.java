@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.cel.common.CelErrorCode;
+import dev.cel.common.CelException;
 import dev.cel.common.exceptions.CelIterationLimitExceededException;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelEvaluationListener;
@@ -74,7 +76,8 @@ record Ruleset(String jurisdiction, String version, List<Rule> rules, String ori
 
     private static boolean overBudget(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof StepBudget.Exceeded || cause instanceof CelIterationLimitExceededException) {
+            if (cause instanceof StepBudget.Exceeded || cause instanceof CelIterationLimitExceededException
+                    || cause instanceof CelException cel && cel.getErrorCode() == CelErrorCode.ITERATION_BUDGET_EXCEEDED) {
                 return true;
             }
         }
