@@ -42,6 +42,7 @@ public final class StalenessGate {
         List<String> changed = compared.stream()
                 .filter(field -> !Objects.equals(field.valueIn(authorized), field.valueIn(locked)))
                 .map(ResourceField::path)
+                .sorted()
                 .toList();
         if (!changed.isEmpty()) {
             throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, what + " changed since authorization ("

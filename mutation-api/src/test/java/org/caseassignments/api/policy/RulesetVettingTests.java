@@ -13,6 +13,7 @@ import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.caseassignments.api.security.Caller;
+import org.caseassignments.api.write.StalenessGate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,6 +73,8 @@ class RulesetVettingTests {
         Ruleset accepted = lockingCapacity.compile(capacityRule, "georgia", "test");
 
         assertThat(accepted.reads(ResourceType.FOSTER_HOME, Action.UPDATE)).containsExactly(CAPACITY);
+        assertThat(StalenessGate.compared(accepted.reads(ResourceType.FOSTER_HOME, Action.UPDATE)))
+                .as("what the update path compares under the row lock").contains(CAPACITY);
     }
 
     @Test
