@@ -1,11 +1,11 @@
 package org.caseassignments.api.policy;
 
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import dev.cel.common.CelErrorCode;
 import dev.cel.common.CelException;
@@ -61,15 +61,11 @@ record Ruleset(String jurisdiction, String version, List<Rule> rules, String ori
         return Collections.unmodifiableSet(reads);
     }
 
-    /** Type → action → fields read, for logs and docs. */
-    Map<ResourceType, Map<Action, Set<ResourceField>>> reads() {
-        Map<ResourceType, Map<Action, Set<ResourceField>>> all = new EnumMap<>(ResourceType.class);
+    /** Type → the paths its update rules read, for the log line that says what serves. */
+    Map<String, List<String>> updateReads() {
+        Map<String, List<String>> all = new TreeMap<>();
         for (ResourceType type : ResourceType.values()) {
-            Map<Action, Set<ResourceField>> byAction = new EnumMap<>(Action.class);
-            for (Action action : Action.values()) {
-                byAction.put(action, reads(type, action));
-            }
-            all.put(type, byAction);
+            all.put(type.wireName(), reads(type, Action.UPDATE).stream().map(ResourceField::path).sorted().toList());
         }
         return all;
     }

@@ -213,9 +213,10 @@ final class RulesetRegistry {
             Served before = previous.get(entry.getKey());
             Ruleset now = entry.getValue().ruleset();
             if (before == null || before.ruleset() != now) {
-                log.info("Serving ruleset {} version {} from {}{}", entry.getKey(), now.version(), now.origin(),
+                log.info("Serving ruleset {} version {} from {}{}; updates compare under the row lock what its rules "
+                                + "read: {}", entry.getKey(), now.version(), now.origin(),
                         before == null ? "" : " (was version " + before.ruleset().version() + " from "
-                                + before.ruleset().origin() + ")");
+                                + before.ruleset().origin() + ")", now.updateReads());
             }
         }
         for (Map.Entry<String, Served> entry : previous.entrySet()) {
