@@ -4,7 +4,6 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceRef;
-import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.Transitions;
 import org.caseassignments.api.write.UpdateSteps;
 
@@ -44,12 +43,6 @@ class FosterHomeUpdate implements UpdateSteps<FosterHome> {
     @Override
     public FosterHome afterImage(FosterHome row) {
         return row.with(change);
-    }
-
-    /** The home's jurisdiction is the structural input every decision consumes. */
-    @Override
-    public void refuseIfStale(FosterHome authorized, FosterHome locked) {
-        StalenessGate.refuseIfJurisdictionChanged(authorized.jurisdiction(), locked.jurisdiction(), describe());
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.util.UUID;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.policy.ResourceRef;
-import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.UpdateSteps;
 
 /**
@@ -75,12 +74,6 @@ abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
     @Override
     public ResourceRef resourceOf(KinshipOption row) {
         return row.resource();
-    }
-
-    @Override
-    public void refuseIfStale(KinshipOption authorized, KinshipOption locked) {
-        StalenessGate.refuseIfAssignmentChanged(authorized.assignment(), locked.assignment(), describe());
-        StalenessGate.refuseIfJurisdictionChanged(authorized.jurisdiction(), locked.jurisdiction(), describe());
     }
 
     /** Kinship options have no state machine; {@code approved} may be set and cleared. */

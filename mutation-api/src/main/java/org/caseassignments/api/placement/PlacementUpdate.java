@@ -5,7 +5,6 @@ import java.util.UUID;
 
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.policy.ResourceRef;
-import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.Transitions;
 import org.caseassignments.api.write.UpdateSteps;
 
@@ -45,12 +44,6 @@ class PlacementUpdate implements UpdateSteps<Placement> {
     @Override
     public Placement afterImage(Placement row) {
         return row.with(change);
-    }
-
-    @Override
-    public void refuseIfStale(Placement authorized, Placement locked) {
-        StalenessGate.refuseIfAssignmentChanged(authorized.assignment(), locked.assignment(), describe());
-        StalenessGate.refuseIfJurisdictionChanged(authorized.jurisdiction(), locked.jurisdiction(), describe());
     }
 
     @Override

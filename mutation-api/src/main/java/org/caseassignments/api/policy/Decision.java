@@ -5,24 +5,30 @@ package org.caseassignments.api.policy;
  *
  * @param rulesetVersion null when no ruleset serves the jurisdiction
  * @param reason         the allowing rule's id, or why it denied
+ * @param overBudget     denied because a condition exceeded its evaluation budget
  */
-public record Decision(boolean allowed, String jurisdiction, String rulesetVersion, String reason) {
+public record Decision(boolean allowed, String jurisdiction, String rulesetVersion, String reason, boolean overBudget) {
 
     static Decision allow(Ruleset ruleset, String ruleId) {
-        return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId);
+        return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId, false);
     }
 
     static Decision deny(Ruleset ruleset, String reason) {
-        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason);
+        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason, false);
+    }
+
+    static Decision overBudget(Ruleset ruleset, String reason) {
+        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason, true);
     }
 
     /** Refused before any ruleset ran: the record is another jurisdiction's, or its jurisdiction is unknown. */
     static Decision otherJurisdiction(String callerJurisdiction, String resourceJurisdiction) {
         return new Decision(false, callerJurisdiction, null, resourceJurisdiction == null
-                ? "the record's jurisdiction is unknown" : "the record belongs to jurisdiction " + resourceJurisdiction);
+                ? "the record's jurisdiction is unknown" : "the record belongs to jurisdiction " + resourceJurisdiction,
+                false);
     }
 
     static Decision noRuleset(String jurisdiction) {
-        return new Decision(false, jurisdiction, null, "no ruleset serves this jurisdiction");
+        return new Decision(false, jurisdiction, null, "no ruleset serves this jurisdiction", false);
     }
 }

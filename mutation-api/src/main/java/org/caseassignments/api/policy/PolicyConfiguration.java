@@ -1,6 +1,7 @@
 package org.caseassignments.api.policy;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -8,9 +9,12 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class PolicyConfiguration {
 
+    /** Vets rulesets against what this build re-reads under the row lock, within the configured budget. */
     @Bean
-    RulesetRegistry rulesetRegistry(PolicyProperties properties) {
-        return new RulesetRegistry(properties.directoryPath());
+    RulesetRegistry rulesetRegistry(PolicyProperties properties, ObjectProvider<RulesetArchive> archive) {
+        return new RulesetRegistry(properties.directoryPath(),
+                new RulesetCompiler(LockableFields.SERVICE, properties.budget()),
+                archive.getIfAvailable(() -> RulesetArchive.NONE));
     }
 
     @Bean

@@ -3,6 +3,9 @@ package org.caseassignments.api.policy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 
 import dev.cel.common.values.NullValue;
 import io.micrometer.core.instrument.Counter;
@@ -27,6 +30,11 @@ public final class PolicyEngine {
 
     public static final String DECISION_LOG = "org.caseassignments.api.policy.decisions";
     public static final String DECISIONS_METRIC = "policy.decisions";
+    /** Conditions stopped for exceeding their evaluation budget (each also a denial). */
+    public static final String OVER_BUDGET_METRIC = "policy.evaluations.over.budget";
+
+    /** The claims a condition may read; the activation carries exactly these. */
+    static final Set<String> CLAIMS = Set.of("sub", Caller.ROLES, Caller.JURISDICTION, Caller.ADMIN_UNITS);
 
     private static final Logger decisions = LoggerFactory.getLogger(DECISION_LOG);
 
@@ -54,16 +62,22 @@ public final class PolicyEngine {
      * An update is allowed iff the caller may update the resource as it is (before) and, when the
      * request changes something a rule can test, as it would be (after). The before-image decides
      * first and short-circuits a denial; the after-image is evaluated only when it differs in a
-     * policy-visible input. Both denials look the same to the caller.
+     * policy-visible input. Both denials look the same to the caller. Both images are decided by the
+     * same ruleset version, even when a reload replaces it in between.
+     *
+     * @return the resource fields the deciding ruleset's update rules for this type read: what the
+     *         caller must compare between the authorized image and the locked row before writing
      */
-    public void requireUpdate(Caller caller, ResourceRef before, ResourceRef after) {
-        if (!evaluate(caller, Action.UPDATE, before, "before").allowed()) {
+    public Set<ResourceField> requireUpdate(Caller caller, ResourceRef before, ResourceRef after) {
+        Optional<Ruleset> ruleset = registry.forJurisdiction(caller.jurisdiction());
+        if (!evaluate(caller, Action.UPDATE, before, "before", ruleset).allowed()) {
             throw new PolicyDenied();
         }
         if (after.differsInPolicyVisibleInput(before)
-                && !evaluate(caller, Action.UPDATE, after, "after").allowed()) {
+                && !evaluate(caller, Action.UPDATE, after, "after", ruleset).allowed()) {
             throw new PolicyDenied();
         }
+        return ruleset.orElseThrow().reads(before.type(), Action.UPDATE);
     }
 
     /** Whether a ruleset serves the jurisdiction now; a token naming any other is refused (401). */
@@ -77,14 +91,18 @@ public final class PolicyEngine {
     }
 
     private Decision evaluate(Caller caller, Action action, ResourceRef resource, String snapshot) {
+        return evaluate(caller, action, resource, snapshot, registry.forJurisdiction(caller.jurisdiction()));
+    }
+
+    private Decision evaluate(Caller caller, Action action, ResourceRef resource, String snapshot,
+                              Optional<Ruleset> ruleset) {
         if (TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("The policy engine does not evaluate inside a transaction: authorize before "
                     + "the transaction opens, so that no row lock is held while a decision is made");
         }
         Decision decision = !sameJurisdiction(caller, resource)
                 ? Decision.otherJurisdiction(caller.jurisdiction(), resource.jurisdiction())
-                : registry.forJurisdiction(caller.jurisdiction())
-                        .map(ruleset -> ruleset.evaluate(resource.type(), action, activation(caller, action, resource)))
+                : ruleset.map(rules -> rules.evaluate(resource.type(), action, activation(caller, action, resource)))
                         .orElseGet(() -> Decision.noRuleset(caller.jurisdiction()));
         decisions.info("decision={} jurisdiction={} ruleset_version={} action={} resource={}/{} case={} snapshot={} "
                         + "sub={} roles={} reason=\"{}\"",
@@ -97,6 +115,14 @@ public final class PolicyEngine {
                 .tag("resource", resource.type().wireName())
                 .register(meters)
                 .increment();
+        if (decision.overBudget()) {
+            Counter.builder(OVER_BUDGET_METRIC)
+                    .tag("jurisdiction", String.valueOf(decision.jurisdiction()))
+                    .tag("action", action.wireName())
+                    .tag("resource", resource.type().wireName())
+                    .register(meters)
+                    .increment();
+        }
         return decision;
     }
 
@@ -115,12 +141,11 @@ public final class PolicyEngine {
         Map<String, Object> attrs = new HashMap<>();
         resource.attrs().forEach((key, value) -> attrs.put(key, orNull(value)));
         Map<String, Object> ref = new HashMap<>();
-        ref.put("type", resource.type().wireName());
-        ref.put("id", orNull(resource.id() == null ? null : resource.id().toString()));
-        ref.put("case_id", orNull(resource.caseId() == null ? null : resource.caseId().toString()));
-        ref.put("assigned_worker_sub", orNull(resource.assignedWorkerSub()));
-        ref.put("supervisor_sub", orNull(resource.supervisorSub()));
-        ref.put("attrs", attrs);
+        for (ResourceField field : ResourceField.topLevelFields()) {
+            Object value = field.valueIn(resource);
+            ref.put(field.name(), orNull(value instanceof UUID id ? id.toString() : value));
+        }
+        ref.put(ResourceField.ATTRS, attrs);
         return Map.of("claims", claims, "resource", ref, "action", action.wireName());
     }
 

@@ -12,9 +12,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param directory      a directory of {@code <jurisdiction>.yaml|.yml|.json} files that replace or add to the
  *                       bundled rulesets ({@code POLICY_DIRECTORY}); empty serves the bundled ones only
  * @param reloadInterval how often the directory is re-read ({@code POLICY_RELOAD_INTERVAL}); zero disables reloading
+ * @param budget         what one condition may cost, checked at load and enforced at evaluation
  */
 @ConfigurationProperties("policy")
-public record PolicyProperties(String directory, @DefaultValue("5s") Duration reloadInterval) {
+public record PolicyProperties(String directory, @DefaultValue("5s") Duration reloadInterval,
+                               @DefaultValue EvaluationBudget budget) {
 
     public PolicyProperties {
         if (reloadInterval.isNegative()) {

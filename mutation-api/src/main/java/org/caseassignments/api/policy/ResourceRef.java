@@ -14,15 +14,21 @@ import java.util.UUID;
  * @param caseId            null for resources that are not case-scoped
  * @param assignedWorkerSub the case's assigned worker as the row carries it; null while unassigned or unknown
  * @param supervisorSub     the case's supervisor as the row carries it; null while unassigned or unknown
- * @param attrs             policy-visible attributes (strings and booleans), e.g. {@code status}, {@code admin_unit}
+ * @param attrs             policy-visible attributes (strings and booleans): exactly {@link ResourceType#attributes()}
  * @param jurisdiction      the jurisdiction the record belongs to (a case-scoped record's is its case's); null
- *                          while unknown. Checked by the engine before any ruleset runs; no rule sees it.
+ *                          while unknown. The engine denies a record of any jurisdiction but the caller's before
+ *                          a ruleset runs, so a rule may read it but never needs to.
  */
 public record ResourceRef(ResourceType type, UUID id, UUID caseId, String assignedWorkerSub, String supervisorSub,
                           Map<String, Object> attrs, String jurisdiction) {
 
     public ResourceRef {
         Objects.requireNonNull(type, "type");
+        if (!attrs.keySet().equals(type.attributes())) {
+            // a builder that drifted from the declared attributes would let a ruleset read a field the lock does not cover
+            throw new IllegalArgumentException("a " + type.wireName() + " carries the attributes " + type.attributes()
+                    + ", not " + attrs.keySet());
+        }
         attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
     }
 

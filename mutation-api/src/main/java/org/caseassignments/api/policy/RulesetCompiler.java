@@ -11,6 +11,8 @@ import java.util.Optional;
 
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.MapType;
@@ -29,28 +31,45 @@ import org.yaml.snakeyaml.error.YAMLException;
  * {@code action} is a string, the standard macros ({@code exists}, {@code all}, {@code has}, …) are
  * available, and a condition must have type bool. An undeclared variable, a syntax
  * error or a non-bool condition rejects the whole document.
+ *
+ * <p>Then every checked condition is vetted ({@link ConditionAnalysis}): each resource field it reads
+ * must be one the service re-reads under the row lock of every resource type the rule applies to
+ * ({@link LockableFields}), each claim one a caller carries, and its static cost within the
+ * {@link EvaluationBudget}. A refusal names the rule and the field. The programs are built with the
+ * budget's iteration limit; the step limit is enforced when they run ({@link Ruleset}).
  */
 final class RulesetCompiler {
-
-    static final Cel CEL = CelFactory.standardCelBuilder()
-            .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-            .addVar("claims", MapType.create(SimpleType.STRING, SimpleType.DYN))
-            .addVar("resource", MapType.create(SimpleType.STRING, SimpleType.DYN))
-            .addVar("action", SimpleType.STRING)
-            .setResultType(SimpleType.BOOL)
-            .build();
 
     private static final Set<String> DOCUMENT_KEYS = Set.of("jurisdiction", "version", "description", "rules");
     private static final Set<String> RULE_KEYS = Set.of("id", "description", "resources", "actions", "condition");
 
-    private RulesetCompiler() {
+    private final Cel cel;
+    private final LockableFields lockable;
+    private final EvaluationBudget budget;
+
+    RulesetCompiler(LockableFields lockable, EvaluationBudget budget) {
+        this.lockable = lockable;
+        this.budget = budget;
+        this.cel = CelFactory.standardCelBuilder()
+                .setOptions(CelOptions.current().comprehensionMaxIterations(budget.maxIterations()).build())
+                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                .addVar(ConditionAnalysis.CLAIMS, MapType.create(SimpleType.STRING, SimpleType.DYN))
+                .addVar(ConditionAnalysis.RESOURCE, MapType.create(SimpleType.STRING, SimpleType.DYN))
+                .addVar("action", SimpleType.STRING)
+                .setResultType(SimpleType.BOOL)
+                .build();
+    }
+
+    /** What this build re-reads under the lock, with the default budget. */
+    static RulesetCompiler service() {
+        return new RulesetCompiler(LockableFields.SERVICE, EvaluationBudget.DEFAULT);
     }
 
     /**
      * @param expectedJurisdiction the jurisdiction the file's name promises; the document must agree
      * @param origin               where the text came from, for logs
      */
-    static Ruleset compile(String text, String expectedJurisdiction, String origin) throws InvalidRuleset {
+    Ruleset compile(String text, String expectedJurisdiction, String origin) throws InvalidRuleset {
         Map<?, ?> document = parse(text);
         unknownKeys(document, DOCUMENT_KEYS, "the document");
         String jurisdiction = requiredString(document, "jurisdiction", "the document");
@@ -71,7 +90,7 @@ final class RulesetCompiler {
             }
             compiled.add(rule);
         }
-        return new Ruleset(jurisdiction, version, List.copyOf(compiled), origin);
+        return new Ruleset(jurisdiction, version, List.copyOf(compiled), origin, budget);
     }
 
     private static Map<?, ?> parse(String text) throws InvalidRuleset {
@@ -87,7 +106,7 @@ final class RulesetCompiler {
         return document;
     }
 
-    private static Rule rule(Object node, String where) throws InvalidRuleset {
+    private Rule rule(Object node, String where) throws InvalidRuleset {
         if (!(node instanceof Map<?, ?> map)) {
             throw new InvalidRuleset(where + " must be a mapping");
         }
@@ -97,17 +116,54 @@ final class RulesetCompiler {
         Set<ResourceType> resources = names(map, "resources", where, ResourceType.class, ResourceType::fromWireName);
         Set<Action> actions = names(map, "actions", where, Action.class, Action::fromWireName);
         String condition = requiredString(map, "condition", where);
-        return new Rule(id, resources, actions, condition, program(condition, where));
+        CelAbstractSyntaxTree ast = check(condition, where);
+        Set<ResourceField> reads = vet(ast, resources, where);
+        return new Rule(id, resources, actions, condition, program(ast, where), reads);
     }
 
-    private static CelRuntime.Program program(String condition, String where) throws InvalidRuleset {
-        CelValidationResult result = CEL.compile(condition);
+    private CelAbstractSyntaxTree check(String condition, String where) throws InvalidRuleset {
+        CelValidationResult result = cel.compile(condition);
         if (result.hasError()) {
             throw new InvalidRuleset(where + ": the condition does not compile: " + result.getErrorString());
         }
         try {
-            return CEL.createProgram(result.getAst());
-        } catch (CelValidationException | CelEvaluationException e) {
+            return result.getAst();
+        } catch (CelValidationException e) {
+            throw new InvalidRuleset(where + ": the condition does not compile: " + e.getMessage());
+        }
+    }
+
+    /** D5 and D2 at load: every field read is lockable for every type the rule applies to; the cost is bounded. */
+    private Set<ResourceField> vet(CelAbstractSyntaxTree ast, Set<ResourceType> resources, String where)
+            throws InvalidRuleset {
+        ConditionAnalysis.Result analysis;
+        try {
+            analysis = ConditionAnalysis.of(ast, PolicyEngine.CLAIMS, budget.maxIterations());
+        } catch (ConditionAnalysis.Refused e) {
+            throw new InvalidRuleset(where + ": the condition " + e.getMessage());
+        }
+        for (ResourceType type : resources) {
+            for (ResourceField field : analysis.resourceReads()) {
+                if (!lockable.of(type).contains(field)) {
+                    throw new InvalidRuleset(where + ": the condition reads " + field + ", which the service cannot "
+                            + "re-read under the row lock of a " + type.wireName() + " (it can: "
+                            + lockable.of(type).stream().map(ResourceField::path).sorted().toList()
+                            + "); a decision on it could not be rechecked before the write");
+                }
+            }
+        }
+        if (analysis.cost() > budget.maxCost()) {
+            throw new InvalidRuleset(where + ": the condition's static cost " + analysis.cost()
+                    + " exceeds policy.budget.max-cost " + budget.maxCost()
+                    + " (nodes, those in a loop counted policy.budget.max-iterations times)");
+        }
+        return analysis.resourceReads();
+    }
+
+    private CelRuntime.Program program(CelAbstractSyntaxTree ast, String where) throws InvalidRuleset {
+        try {
+            return cel.createProgram(ast);
+        } catch (CelEvaluationException e) {
             throw new InvalidRuleset(where + ": the condition cannot be planned: " + e.getMessage());
         }
     }

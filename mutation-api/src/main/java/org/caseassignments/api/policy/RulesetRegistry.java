@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.HashMap;
@@ -30,10 +31,13 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * are the base; a file {@code <jurisdiction>.yaml|.yml|.json} in the configured directory replaces the
  * bundled one of that jurisdiction or adds a new jurisdiction.
  *
- * <p>{@link #reload()} re-reads the directory. A changed file that compiles takes effect at once; one
- * that does not is rejected with an ERROR log line and its jurisdiction keeps the version it served
- * before. A removed file gives its jurisdiction back to the bundled default, or to nobody (deny).
- * Readers see one consistent map; reloads are serialized.
+ * <p>{@link #reload()} re-reads the directory. A changed file that compiles and passes vetting takes
+ * effect at once and is saved to the {@link RulesetArchive}; one that does not is rejected with an
+ * ERROR log line and its jurisdiction keeps the version it served before. When nothing served it
+ * before (a restart), the archived version, vetted again, serves instead; without one the
+ * jurisdiction is denied. A removed file gives its jurisdiction back to the bundled default, or to
+ * nobody (deny), and its archived version is dropped. Readers see one consistent map; reloads are
+ * serialized.
  */
 final class RulesetRegistry {
 
@@ -49,6 +53,8 @@ final class RulesetRegistry {
     record ReloadReport(List<String> accepted, List<String> rejected, Map<String, String> versions) {
     }
 
+    private final RulesetCompiler compiler;
+    private final RulesetArchive archive;
     private final Map<String, Ruleset> bundled;
     private final Path directory;
     private final Map<Path, String> rejectedHashes = new HashMap<>();
@@ -57,7 +63,13 @@ final class RulesetRegistry {
 
     /** @param directory null to serve the bundled rulesets only */
     RulesetRegistry(Path directory) {
-        this.bundled = loadBundled();
+        this(directory, RulesetCompiler.service(), RulesetArchive.NONE);
+    }
+
+    RulesetRegistry(Path directory, RulesetCompiler compiler, RulesetArchive archive) {
+        this.compiler = compiler;
+        this.archive = archive;
+        this.bundled = loadBundled(compiler);
         this.directory = directory;
         reload();
     }
@@ -86,6 +98,7 @@ final class RulesetRegistry {
         List<String> accepted = new ArrayList<>();
         List<String> rejected = new ArrayList<>();
         Map<String, List<Path>> filesByJurisdiction = filesByJurisdiction();
+        forgetRemoved(previous, filesByJurisdiction);
         rejectedHashes.keySet().retainAll(filesByJurisdiction.values().stream().flatMap(List::stream).toList());
         for (Map.Entry<String, List<Path>> entry : filesByJurisdiction.entrySet()) {
             String jurisdiction = entry.getKey();
@@ -111,8 +124,9 @@ final class RulesetRegistry {
                 continue;
             }
             try {
-                Ruleset ruleset = RulesetCompiler.compile(text, jurisdiction, file.toString());
+                Ruleset ruleset = compiler.compile(text, jurisdiction, file.toString());
                 next.put(jurisdiction, new Served(ruleset, hash));
+                archive(ruleset, text);
                 rejectedHashes.remove(file);
                 accepted.add(file.toString());
             } catch (InvalidRuleset e) {
@@ -127,7 +141,7 @@ final class RulesetRegistry {
     /** Keeps the last good version of the jurisdiction; logs a given bad content once, not on every poll. */
     private void rejectOnce(Path file, String hash, String jurisdiction, String reason, Map<String, Served> previous,
                             Map<String, Served> next, List<String> rejected) {
-        Served lastGood = previous.get(jurisdiction);
+        Served lastGood = previous.containsKey(jurisdiction) ? previous.get(jurisdiction) : restore(jurisdiction);
         if (lastGood != null) {
             next.put(jurisdiction, lastGood);
         } else {
@@ -144,14 +158,65 @@ final class RulesetRegistry {
                                 + "; fix the file and it is picked up on the next reload.");
     }
 
+    /** The archived version of a jurisdiction nothing serves yet (after a restart), if it still passes vetting. */
+    private Served restore(String jurisdiction) {
+        Optional<RulesetArchive.Accepted> accepted;
+        try {
+            accepted = archive.find(jurisdiction);
+        } catch (RuntimeException e) {
+            log.error("Cannot read the archived ruleset of jurisdiction {}: {}", jurisdiction, e.getMessage(), e);
+            return null;
+        }
+        if (accepted.isEmpty()) {
+            return null;
+        }
+        RulesetArchive.Accepted last = accepted.get();
+        try {
+            Ruleset ruleset = compiler.compile(last.text(), jurisdiction, "archive (accepted " + last.acceptedAt()
+                    + " from " + last.origin() + ")");
+            return new Served(ruleset, sha256(last.text()));
+        } catch (InvalidRuleset e) {
+            log.error("The archived ruleset of jurisdiction {} (version {}) no longer passes vetting: {}", jurisdiction,
+                    last.version(), e.getMessage());
+            return null;
+        }
+    }
+
+    private void archive(Ruleset ruleset, String text) {
+        try {
+            archive.save(new RulesetArchive.Accepted(ruleset.jurisdiction(), ruleset.version(), ruleset.origin(), text,
+                    Instant.now()));
+        } catch (RuntimeException e) {
+            log.error("Cannot archive ruleset {} version {}; it serves, but a restart with an invalid file would not "
+                    + "find it: {}", ruleset.jurisdiction(), ruleset.version(), e.getMessage(), e);
+        }
+    }
+
+    /** A replacement whose file is gone must not come back from the archive after a restart. */
+    private void forgetRemoved(Map<String, Served> previous, Map<String, List<Path>> files) {
+        if (directory == null || !Files.isDirectory(directory)) {
+            return; // an unmounted directory is not a removal
+        }
+        for (Map.Entry<String, Served> entry : previous.entrySet()) {
+            if (entry.getValue().contentHash() != null && !files.containsKey(entry.getKey())) {
+                try {
+                    archive.remove(entry.getKey());
+                } catch (RuntimeException e) {
+                    log.error("Cannot drop the archived ruleset of jurisdiction {}: {}", entry.getKey(), e.getMessage(), e);
+                }
+            }
+        }
+    }
+
     private static void logChanges(Map<String, Served> previous, Map<String, Served> next) {
         for (Map.Entry<String, Served> entry : next.entrySet()) {
             Served before = previous.get(entry.getKey());
             Ruleset now = entry.getValue().ruleset();
             if (before == null || before.ruleset() != now) {
-                log.info("Serving ruleset {} version {} from {}{}", entry.getKey(), now.version(), now.origin(),
+                log.info("Serving ruleset {} version {} from {}{}; updates compare under the row lock what its rules "
+                                + "read: {}", entry.getKey(), now.version(), now.origin(),
                         before == null ? "" : " (was version " + before.ruleset().version() + " from "
-                                + before.ruleset().origin() + ")");
+                                + before.ruleset().origin() + ")", now.updateReads());
             }
         }
         for (Map.Entry<String, Served> entry : previous.entrySet()) {
@@ -189,7 +254,7 @@ final class RulesetRegistry {
         return files;
     }
 
-    private static Map<String, Ruleset> loadBundled() {
+    private static Map<String, Ruleset> loadBundled(RulesetCompiler compiler) {
         Map<String, Ruleset> rulesets = new TreeMap<>();
         try {
             for (Resource resource : new PathMatchingResourcePatternResolver().getResources(BUNDLED)) {
@@ -201,7 +266,7 @@ final class RulesetRegistry {
                 try (InputStream in = resource.getInputStream()) {
                     String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
                     rulesets.put(name.substring(0, dot),
-                            RulesetCompiler.compile(text, name.substring(0, dot), "classpath:policy/rulesets/" + name));
+                            compiler.compile(text, name.substring(0, dot), "classpath:policy/rulesets/" + name));
                 }
             }
         } catch (IOException | InvalidRuleset e) {

@@ -1,8 +1,12 @@
 package org.caseassignments.api.write;
 
+import java.util.Set;
+
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceField;
+import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -13,13 +17,23 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <ol>
  *   <li>pre-read the row without a lock, outside any transaction: 404 when it does not exist;</li>
  *   <li>authorize before any transaction opens: the row as it is, and as it would be when the request
- *       changes a policy-visible input; 403 without ever taking a row lock;</li>
+ *       changes a policy-visible input; 403 without ever taking a row lock. The decision names the
+ *       fields it consumed: every field the ruleset's update rules for this type read, plus
+ *       {@link StalenessGate#ALWAYS_COMPARED};</li>
  *   <li>If-Match against the pre-read version: 412;</li>
- *   <li>in one transaction: the locked re-read (404 when gone), the staleness gate (409
- *       {@code CONCURRENT_MODIFICATION}), If-Match against the locked version (412), the transition
- *       (409 {@code INVALID_TRANSITION}), and the write with the version incremented.</li>
+ *   <li>in one transaction: the locked re-read (404 when gone), the staleness gate on those fields
+ *       (409 {@code CONCURRENT_MODIFICATION}), If-Match against the locked version (412), the
+ *       transition (409 {@code INVALID_TRANSITION}), and the write with the version incremented.</li>
  * </ol>
  * The policy never runs while the row lock is held; the transaction only compares.
+ *
+ * <p><b>Why the authorized after-image is the written one.</b> The after-image is the request applied
+ * to the authorized row; the write is the request applied to the locked row. Every
+ * {@link UpdateSteps#afterImage} applies a request field by field, so a compared field of the result
+ * depends only on the request and on the same field of the row; the gate has just shown the two rows
+ * equal on every compared field, so the two results are too. The gate compares the two after-images
+ * as well: for field-wise requests that never refuses, and it keeps the guarantee should a request
+ * ever derive one field from another.
  */
 @Component
 public class GuardedUpdate {
@@ -36,12 +50,16 @@ public class GuardedUpdate {
 
     public <R extends Versioned> R run(Caller caller, IfMatch ifMatch, UpdateSteps<R> steps) {
         R authorized = steps.preRead().orElseThrow(steps::notFound);
-        policy.requireUpdate(caller, steps.resourceOf(authorized), steps.resourceOf(steps.afterImage(authorized)));
-        ifMatch.require(etags.of(steps.resourceOf(authorized), authorized.rowVersion()), steps.describe());
+        ResourceRef before = steps.resourceOf(authorized);
+        ResourceRef after = steps.resourceOf(steps.afterImage(authorized));
+        Set<ResourceField> compared = StalenessGate.compared(policy.requireUpdate(caller, before, after));
+        ifMatch.require(etags.of(before, authorized.rowVersion()), steps.describe());
         return transactions.execute(status -> {
             R locked = steps.lockedRead().orElseThrow(steps::notFound);
-            steps.refuseIfStale(authorized, locked);
-            ifMatch.require(etags.of(steps.resourceOf(locked), locked.rowVersion()), steps.describe());
+            ResourceRef lockedResource = steps.resourceOf(locked);
+            StalenessGate.refuseIfChanged(compared, before, lockedResource, steps.describe());
+            StalenessGate.refuseIfChanged(compared, after, steps.resourceOf(steps.afterImage(locked)), steps.describe());
+            ifMatch.require(etags.of(lockedResource, locked.rowVersion()), steps.describe());
             steps.validate(locked);
             return steps.write(locked);
         });

@@ -1,33 +1,55 @@
 package org.caseassignments.api.write;
 
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
-import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.policy.ResourceField;
+import org.caseassignments.api.policy.ResourceRef;
 
 /**
- * The comparison that replaces re-running the policy under a row lock: the locked row's assignment
- * pair must be the pair the decision consumed. Any difference, on either half, refuses.
+ * The comparison that replaces re-running the policy under a row lock (ADR-060 D5): every resource
+ * field the decision consumed must hold the same value in the authorized image and in the image of
+ * the locked row. Any difference refuses. A pure in-memory comparison: no decision, no I/O.
  */
 public final class StalenessGate {
+
+    /**
+     * Compared on every update whatever the ruleset reads. The assignment pair is the input a writer
+     * other than a request (the projector) changes, so it stays compared even under a ruleset that
+     * does not read it (the gate of decision 3). The record's jurisdiction is an input of every decision
+     * (decision 12): a case can move to another jurisdiction upstream. A new structural field is one more
+     * entry here.
+     */
+    public static final List<ResourceField> ALWAYS_COMPARED = List.of(
+            ResourceField.ASSIGNED_WORKER_SUB,
+            ResourceField.SUPERVISOR_SUB,
+            ResourceField.JURISDICTION);
 
     private StalenessGate() {
     }
 
-    /** @throws ApiProblem 409 {@code CONCURRENT_MODIFICATION} when the pairs differ */
-    public static void refuseIfAssignmentChanged(AssignmentPair authorized, AssignmentPair locked, String what) {
-        if (!Objects.equals(authorized, locked)) {
-            throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION,
-                    "The assignment of " + what + " changed since authorization — re-read and retry");
-        }
+    /** {@link #ALWAYS_COMPARED} and the fields the deciding ruleset reads. */
+    public static Set<ResourceField> compared(Set<ResourceField> readByRuleset) {
+        Set<ResourceField> compared = new LinkedHashSet<>(ALWAYS_COMPARED);
+        compared.addAll(readByRuleset);
+        return compared;
     }
 
-    /** @throws ApiProblem 409 {@code CONCURRENT_MODIFICATION} when the record's jurisdiction moved */
-    public static void refuseIfJurisdictionChanged(String authorized, String locked, String what) {
-        if (!Objects.equals(authorized, locked)) {
-            throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION,
-                    "The jurisdiction of " + what + " changed since authorization — re-read and retry");
+    /** @throws ApiProblem 409 {@code CONCURRENT_MODIFICATION} naming the fields that differ */
+    public static void refuseIfChanged(Set<ResourceField> compared, ResourceRef authorized, ResourceRef locked,
+                                       String what) {
+        List<String> changed = compared.stream()
+                .filter(field -> !Objects.equals(field.valueIn(authorized), field.valueIn(locked)))
+                .map(ResourceField::path)
+                .sorted()
+                .toList();
+        if (!changed.isEmpty()) {
+            throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, what + " changed since authorization ("
+                    + String.join(", ", changed) + ") — re-read and retry");
         }
     }
 }

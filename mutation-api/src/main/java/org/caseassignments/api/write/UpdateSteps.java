@@ -23,19 +23,19 @@ public interface UpdateSteps<R extends Versioned> {
     /** The row locked {@code FOR NO KEY UPDATE}; called first inside the transaction. Empty when gone. */
     Optional<R> lockedRead();
 
-    /** The resource as the policy sees this row; the same builder serves the before- and the after-image. */
+    /**
+     * The resource as the policy sees this row; the same builder serves the before- and the after-image
+     * and the locked row, so the staleness gate compares like with like.
+     */
     ResourceRef resourceOf(R row);
 
-    /** The row with the request's values applied, as it would be after the write. */
-    R afterImage(R row);
-
     /**
-     * The staleness gate: refuses 409 {@code CONCURRENT_MODIFICATION} when an input the decision
-     * consumed, other than through this request, differs between the authorized pre-read and the
-     * locked row. A pure in-memory comparison; resources whose decisions consume no concurrently
-     * mutable input do nothing.
+     * The row with the request's values applied, as it would be after the write. Field by field: a
+     * field of the result is the request's value or the row's value of that same field, never derived
+     * from another field (this is what makes the authorized after-image the written one; see
+     * {@link GuardedUpdate}).
      */
-    void refuseIfStale(R authorized, R locked);
+    R afterImage(R row);
 
     /** Checks the change against the locked row: a refused state transition is 409 {@code INVALID_TRANSITION}. */
     void validate(R locked);

@@ -80,7 +80,7 @@ class PolicyEngineTests {
                   - id: broken-at-runtime
                     resources: [foster_home]
                     actions: [read]
-                    condition: "resource.attrs.no_such_attribute == 'x'"
+                    condition: "resource.attrs.admin_unit + 1 == 2"
                 """);
         PolicyEngine engine = new PolicyEngine(new RulesetRegistry(directory), meters);
         Caller admin = new Caller("a-1", List.of("admin"), "georgia", List.of());

@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import ch.qos.logback.classic.Logger;
@@ -143,6 +146,40 @@ class RulesetRegistryTests {
         } finally {
             watcher.stop();
         }
+    }
+
+    @Test
+    void shouldServeAnArchivedVersionAfterARestartOnlyIfItStillPassesVetting() throws IOException {
+        write("georgia.yaml", "rules: [");
+        Map<String, RulesetArchive.Accepted> kept = new HashMap<>();
+        RulesetArchive archive = new RulesetArchive() {
+            @Override
+            public void save(Accepted accepted) {
+                kept.put(accepted.jurisdiction(), accepted);
+            }
+
+            @Override
+            public Optional<Accepted> find(String jurisdiction) {
+                return Optional.ofNullable(kept.get(jurisdiction));
+            }
+
+            @Override
+            public void remove(String jurisdiction) {
+                kept.remove(jurisdiction);
+            }
+        };
+        archive.save(new RulesetArchive.Accepted("georgia", "2.0.0", "earlier", permissive("georgia", "2.0.0"),
+                Instant.now()));
+        assertThat(new RulesetRegistry(directory, RulesetCompiler.service(), archive).versions())
+                .containsEntry("georgia", "2.0.0");
+
+        archive.save(new RulesetArchive.Accepted("georgia", "2.1.0", "earlier", permissive("georgia", "2.1.0")
+                .replace("condition: \"true\"", "condition: \"resource.attrs.capacity > 0\""), Instant.now()));
+        RulesetRegistry restarted = new RulesetRegistry(directory, RulesetCompiler.service(), archive);
+
+        assertThat(restarted.versions()).doesNotContainKey("georgia");
+        assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
+                .anySatisfy(message -> assertThat(message).contains("no longer passes vetting", "resource.attrs.capacity"));
     }
 
     /** A ruleset letting every caller do everything to case-scoped records. */

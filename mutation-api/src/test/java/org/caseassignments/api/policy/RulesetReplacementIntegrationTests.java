@@ -45,6 +45,9 @@ class RulesetReplacementIntegrationTests {
     @Autowired
     RulesetRegistry registry;
 
+    @Autowired
+    RulesetArchive archive;
+
     private final JdbcTemplate jdbc = DB.jdbc();
 
     @Test
@@ -69,6 +72,64 @@ class RulesetReplacementIntegrationTests {
                 .until(() -> registry.rejectedFiles().contains(RULESETS.resolve("georgia.yaml")));
         assertThat(api.get(placement, otherCaseworker).status()).isEqualTo(200);
         assertThat(registry.versions()).containsEntry("georgia", "2.0.0");
+    }
+
+    /**
+     * A restart is a new registry over the same directory and the same database: with an invalid
+     * file on disk it serves the version accepted before (by this or any instance), not nothing.
+     */
+    @Test
+    void shouldServeTheLastAcceptedVersionAfterARestartThatFindsAnInvalidFile() throws IOException {
+        Path directory = temporaryDirectory();
+        write(directory, "ohio.yaml", ohio("1.0.0", "'admin' in claims.roles"));
+        RulesetRegistry first = new RulesetRegistry(directory, RulesetCompiler.service(), archive);
+        assertThat(first.versions()).containsEntry("ohio", "1.0.0");
+        assertThat(jdbc.queryForObject("SELECT version FROM accepted_rulesets WHERE jurisdiction = 'ohio'", String.class))
+                .isEqualTo("1.0.0");
+
+        write(directory, "ohio.yaml", ohio("2.0.0", "resource.attrs.capacity > 0"));
+        RulesetRegistry restarted = new RulesetRegistry(directory, RulesetCompiler.service(), archive);
+        RulesetRegistry restartedWithoutArchive = new RulesetRegistry(directory, RulesetCompiler.service(),
+                RulesetArchive.NONE);
+
+        assertThat(restarted.versions()).containsEntry("ohio", "1.0.0");
+        assertThat(restarted.rejectedFiles()).containsExactly(directory.resolve("ohio.yaml"));
+        assertThat(restarted.forJurisdiction("ohio").orElseThrow().origin()).startsWith("archive");
+        assertThat(restartedWithoutArchive.versions()).doesNotContainKey("ohio");
+    }
+
+    @Test
+    void shouldNotBringARemovedReplacementBackAfterARestart() throws IOException {
+        Path directory = temporaryDirectory();
+        write(directory, "utah.yaml", ohio("1.0.0", "'admin' in claims.roles").replace("ohio", "utah"));
+        RulesetRegistry registry = new RulesetRegistry(directory, RulesetCompiler.service(), archive);
+
+        Files.delete(directory.resolve("utah.yaml"));
+        registry.reload();
+        write(directory, "utah.yaml", "rules: [");
+        RulesetRegistry restarted = new RulesetRegistry(directory, RulesetCompiler.service(), archive);
+
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM accepted_rulesets WHERE jurisdiction = 'utah'", Integer.class))
+                .isZero();
+        assertThat(restarted.versions()).doesNotContainKey("utah");
+    }
+
+    private static String ohio(String version, String condition) {
+        return """
+                jurisdiction: ohio
+                version: "%s"
+                rules:
+                  - id: admins-maintain-foster-homes
+                    resources: [foster_home]
+                    actions: [read, update]
+                    condition: "%s"
+                """.formatted(version, condition);
+    }
+
+    private static void write(Path directory, String name, String content) throws IOException {
+        Path staging = Files.createTempFile(directory.getParent(), "ruleset-", ".tmp");
+        Files.writeString(staging, content);
+        Files.move(staging, directory.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static void replace(String name, String content) throws IOException {

@@ -53,7 +53,8 @@ class StrictTokensIntegrationTests {
         assertThat(api.get(home, TestTokens.countyDirector("d-1", "unit-1").token()).status()).isEqualTo(200);
         assertThat(api.get(home, TestTokens.admin("s".repeat(TokenRules.MAX_SUBJECT_LENGTH)).token()).status())
                 .isEqualTo(200);
-        assertThat(api.get(home, TestTokens.admin("a-1").jurisdiction("texas").token()).status()).isEqualTo(200);
+        assertThat(api.get(home, TestTokens.admin("a-1").jurisdiction("texas").token()).status())
+                .as("a valid Texas token is authenticated, then denied the Georgia home").isEqualTo(403);
         Reply noRoles = api.get(home, TestTokens.subject("x-1").claim("roles", null).claim("admin_units", null).token());
         assertThat(noRoles.status()).as("absent roles are no roles: authenticated, then denied").isEqualTo(403);
     }
