@@ -2,6 +2,8 @@ package org.caseassignments.backfill.snapshot;
 
 import java.util.UUID;
 
+import org.caseassignments.store.StorableText;
+
 /**
  * Turns the four text fields of a snapshot row into a {@link SnapshotRow} or a {@link BadRow}.
  * Every source funnels through here, so a row is judged the same whatever it came from.
@@ -39,6 +41,13 @@ final class RowValidation {
         if (parsed < 0) {
             return new BadRow(line, BadRow.NEGATIVE_REVISION, "assignment_revision " + parsed + " is negative; revisions are >= 0",
                     record);
+        }
+        String problem = StorableText.subjectProblem(WORKER, worker);
+        if (problem == null) {
+            problem = StorableText.subjectProblem(SUPERVISOR, supervisor);
+        }
+        if (problem != null) {
+            return new BadRow(line, BadRow.INVALID_TEXT, problem, record);
         }
         return new SnapshotRow(line, id, emptyToNull(worker), emptyToNull(supervisor), parsed);
     }
