@@ -34,4 +34,9 @@ class TopicsConfiguration {
                 .config(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, maxMessageBytes).build());
         return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
     }
+
+    @Bean
+    DeadLetterTopicCheck deadLetterTopicCheck(KafkaAdmin kafkaAdmin, ProjectorProperties properties) {
+        return new DeadLetterTopicCheck(kafkaAdmin, properties.topics().deadLetter(), properties.topics().maxMessageBytes());
+    }
 }

@@ -158,6 +158,19 @@ class ProjectorPoisonRecordIntegrationTests {
         assertThat(deadLetterOf(bad.get(2)).key()).isNull();
     }
 
+    @Test
+    void shouldRefuseToStartWhenTheDeadLetterTopicTakesSmallerRecordsThanTheSizeLimit() {
+        // Given a dead-letter topic created by hand with a smaller limit than the projector's setting
+        ProjectorTopics topics = ProjectorTopics.unique(1).createEvents();
+        TestKafka.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topics.deadLetter(), 1, (short) 1)
+                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "100000"))));
+
+        // When / Then
+        assertThatThrownBy(() -> ProjectorInstance.start(DB, topics, ProjectorInstance.uniqueApplicationId()).close())
+                .rootCause().hasMessageContaining("The dead-letter topic " + topics.deadLetter() + " takes records up to 100000 bytes")
+                .hasMessageContaining("max-message-bytes (1048588)");
+    }
+
     private static byte[] event(UUID caseId, long revision, String worker) {
         return CODEC.encode(TOPICS.events(), CaseEvents.changed(caseId, revision).worker(worker).build(), false);
     }
