@@ -129,17 +129,20 @@ class ProjectorPoisonRecordIntegrationTests {
     }
 
     @Test
-    void shouldDeadLetterEveryRecordThatBreaksTheKeyContractOnceAndApplyTheRecordBehindIt() throws Exception {
-        // Given records of one case with higher revisions than the good one, each breaking the contract
+    void shouldDeadLetterEveryRecordThatBreaksTheKeyContractOrCannotBeStoredOnceAndApplyTheRecordBehindIt() throws Exception {
+        // Given records of one case with higher revisions than the good one, each breaking the key contract,
+        // followed by bytes after the record, or a subject PostgreSQL cannot store (a NUL)
         UUID caseId = UUID.randomUUID();
         UUID otherCase = UUID.randomUUID();
         byte[] trailing = event(caseId, 9, "w-trailing");
-        List<String> reasons = List.of(Rejection.INVALID_KEY, Rejection.KEY_MISMATCH, Rejection.INVALID_KEY, "MALFORMED_PAYLOAD");
+        List<String> reasons = List.of(Rejection.INVALID_KEY, Rejection.KEY_MISMATCH, Rejection.INVALID_KEY, "MALFORMED_PAYLOAD",
+                Rejection.INVALID_TEXT);
         List<RecordMetadata> bad = new ArrayList<>();
         bad.add(send("not-a-uuid".getBytes(StandardCharsets.UTF_8), event(caseId, 6, "w-not-a-uuid")));
         bad.add(send(key(otherCase), event(caseId, 7, "w-other-case")));
         bad.add(send(null, event(caseId, 8, "w-null-key")));
         bad.add(send(key(caseId), Arrays.copyOf(trailing, trailing.length + 2)));
+        bad.add(send(key(caseId), event(caseId, 10, "w\0nul")));
 
         // When the good record follows on the same partition
         RecordMetadata good = send(key(caseId), event(caseId, 1, "w-good"));

@@ -21,4 +21,8 @@ record ReplayProperties(@DefaultValue(CaseTopics.DEFAULT_EVENTS) List<String> to
                         @DefaultValue(CaseTopics.DEFAULT_DEAD_LETTER) String deadLetterTopic,
                         @DefaultValue("case-assignments-replay") String groupId,
                         @DefaultValue(CaseTopics.DEFAULT_MAX_MESSAGE_BYTES) int maxMessageBytes) {
+
+    ReplayProperties {
+        CaseTopics.requireUsableSize(maxMessageBytes);
+    }
 }

@@ -31,6 +31,20 @@ public record CaseTopics(List<Topic<String, SpecificRecord>> events,
     public static final String DEFAULT_DEAD_LETTER = "case.events.dlq";
     /** Kafka's default {@code message.max.bytes} (1 MiB + 12): what a topic created with broker defaults accepts. */
     public static final String DEFAULT_MAX_MESSAGE_BYTES = "1048588";
+    /** The least size limit accepted: a dead letter's own headers take up to a few kilobytes. */
+    public static final int MIN_MAX_MESSAGE_BYTES = 16_384;
+
+    public CaseTopics {
+        requireUsableSize(maxMessageBytes);
+    }
+
+    /** Refuses a size limit a dead letter cannot be cut to, naming the setting, at startup. */
+    public static void requireUsableSize(int maxMessageBytes) {
+        if (maxMessageBytes < MIN_MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("max-message-bytes (CASE_EVENTS_MAX_MESSAGE_BYTES) is " + maxMessageBytes
+                    + "; it must be at least " + MIN_MAX_MESSAGE_BYTES + " so a dead letter with its headers fits");
+        }
+    }
 
     /**
      * @param serdeConfig Kafka-style serde settings ({@code schema.registry.url} and friends); empty for
