@@ -71,7 +71,7 @@ public final class LiveApplier implements AutoCloseable {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
                 List<AssignmentUpdate> batch = new ArrayList<>();
                 for (ConsumerRecord<byte[], byte[]> record : records) {
-                    if (reader.read(record.value()) instanceof Ingested.Accepted accepted) {
+                    if (reader.read(record.key(), record.value()) instanceof Ingested.Accepted accepted) {
                         batch.add(accepted.update());
                     }
                 }

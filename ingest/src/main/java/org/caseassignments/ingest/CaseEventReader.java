@@ -11,12 +11,13 @@ import org.caseassignments.schemas.jurisdiction.Jurisdictions;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.StorableText;
 
 /**
  * Decodes a record and validates it into an {@link AssignmentUpdate}, dispatching on the record's
- * schema. Every permanent problem becomes a {@link Ingested.Rejected} with its reason; a transient
- * one (the schema registry is unreachable) is thrown, so the caller retries instead of
- * dead-lettering a good record.
+ * schema, and checks the record key against it. Every permanent problem becomes a
+ * {@link Ingested.Rejected} with its reason; a transient one (the schema registry is unreachable) is
+ * thrown, so the caller retries instead of dead-lettering a good record.
  */
 public final class CaseEventReader {
 
@@ -27,12 +28,12 @@ public final class CaseEventReader {
     }
 
     /**
-     * Reads an input event: {@code CaseCreated} or {@code CaseAssignmentChanged}.
+     * Reads an input event: {@code CaseCreated} or {@code CaseAssignmentChanged}, keyed by its case id.
      *
      * @throws EventDecodingException only for a transient failure ({@code failure().isTransient()})
      */
-    public Ingested read(byte[] value) {
-        return decode(value, record -> {
+    public Ingested read(byte[] key, byte[] value) {
+        return keyed(key, decode(value, record -> {
             if (record instanceof CaseCreated created) {
                 return accepted("CaseCreated", created.getEventId(), created.getCaseId(), created.getAssignedWorkerSub(),
                         created.getSupervisorSub(), 0, created.getJurisdiction());
@@ -43,24 +44,48 @@ public final class CaseEventReader {
                         changed.getJurisdiction());
             }
             return unexpected(record, "an input event (expected CaseCreated or CaseAssignmentChanged)");
-        });
+        }));
     }
 
     /**
      * Reads a record of the projection's own topic ({@code case.assignments}): a {@code CaseAssignment},
-     * applied under the same strictly-newer guard as the event it came from (revision 0 is a creation).
-     * The accepted update has no event id.
+     * keyed by its case id, applied under the same strictly-newer guard as the event it came from
+     * (revision 0 is a creation). The accepted update has no event id.
      *
      * @throws EventDecodingException only for a transient failure ({@code failure().isTransient()})
      */
-    public Ingested readAssignment(byte[] value) {
-        return decode(value, record -> {
+    public Ingested readAssignment(byte[] key, byte[] value) {
+        return keyed(key, decode(value, record -> {
             if (record instanceof CaseAssignment assignment) {
                 return accepted("CaseAssignment", null, assignment.getCaseId(), assignment.getAssignedWorkerSub(),
                         assignment.getSupervisorSub(), assignment.getAssignmentRevision(), assignment.getJurisdiction());
             }
             return unexpected(record, "a CaseAssignment");
-        });
+        }));
+    }
+
+    /**
+     * The key contract, checked after the value: the key is the value's case id in canonical form, so every
+     * record of a case hashes to one partition and so to one task. Anything else would let two tasks write
+     * one case, or apply a record to a case its producer did not route it as.
+     */
+    private static Ingested keyed(byte[] key, Ingested read) {
+        if (!(read instanceof Ingested.Accepted accepted)) {
+            return read;
+        }
+        UUID caseId = accepted.update().caseId();
+        if (key == null) {
+            return rejected(Rejection.INVALID_KEY, "record has no key; events are keyed by their case id (" + caseId + ")");
+        }
+        UUID keyed = canonicalKey(key);
+        if (keyed == null) {
+            return rejected(Rejection.INVALID_KEY, "key " + Rejection.quote(key) + " is not a case id in canonical form"
+                    + " (36 characters, lower-case hex, hyphens at 8, 13, 18 and 23); the value's case id is " + caseId);
+        }
+        if (!keyed.equals(caseId)) {
+            return rejected(Rejection.KEY_MISMATCH, "key " + keyed + " names another case than the value's case id " + caseId);
+        }
+        return read;
     }
 
     private Ingested decode(byte[] value, Function<SpecificRecord, Ingested> validate) {
@@ -94,11 +119,20 @@ public final class CaseEventReader {
         }
         UUID id = caseId(caseId);
         if (id == null) {
-            return rejected(Rejection.INVALID_CASE_ID, describe(type, eventId) + ": case_id '" + caseId + "' is not a UUID");
+            return rejected(Rejection.INVALID_CASE_ID, describe(type, eventId) + ": case_id " + Rejection.quote(caseId)
+                    + " is not a UUID");
+        }
+        String problem = StorableText.subjectProblem("assigned_worker_sub", worker);
+        if (problem == null) {
+            problem = StorableText.subjectProblem("supervisor_sub", supervisor);
+        }
+        if (problem != null) {
+            return rejected(Rejection.INVALID_TEXT, describe(type, eventId) + " for case " + id + ": " + problem);
         }
         if (jurisdiction != null && !Jurisdictions.isValidName(jurisdiction)) {
-            return rejected(Rejection.INVALID_JURISDICTION, describe(type, eventId) + " for case " + caseId
-                    + ": jurisdiction '" + jurisdiction + "' is not a jurisdiction name (" + Jurisdictions.PATTERN + ")");
+            return rejected(Rejection.INVALID_JURISDICTION, describe(type, eventId) + " for case " + id
+                    + ": jurisdiction " + Rejection.quote(jurisdiction) + " is not a jurisdiction name ("
+                    + Jurisdictions.PATTERN + ")");
         }
         return new Ingested.Accepted(AssignmentUpdate.changed(id, worker, supervisor, revision)
                 .withJurisdiction(jurisdiction), eventId);
@@ -118,14 +152,25 @@ public final class CaseEventReader {
      * takes short forms such as {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.)
      */
     static UUID caseId(String value) {
-        if (value == null || value.length() != 36) {
-            return null;
-        }
+        return value == null || value.length() != 36 ? null : parse(null, value, false);
+    }
+
+    /**
+     * The case id if {@code key} is the UTF-8 of a UUID in canonical form with lower-case hex digits (as
+     * {@link UUID#toString()} writes it), else null. Only one spelling per case: keys that differ in case
+     * hash to different partitions.
+     */
+    static UUID canonicalKey(byte[] key) {
+        return key.length != 36 ? null : parse(key, null, true);
+    }
+
+    /** One parser for both: reads {@code bytes} when given, else {@code text}; both are 36 long. */
+    private static UUID parse(byte[] bytes, String text, boolean lowerCaseOnly) {
         long high = 0;
         long low = 0;
         int digits = 0;
         for (int i = 0; i < 36; i++) {
-            char c = value.charAt(i);
+            int c = bytes != null ? bytes[i] & 0xFF : text.charAt(i);
             if (i == 8 || i == 13 || i == 18 || i == 23) {
                 if (c != '-') {
                     return null;
@@ -134,7 +179,7 @@ public final class CaseEventReader {
             }
             int digit = c >= '0' && c <= '9' ? c - '0'
                     : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                    : c >= 'A' && c <= 'F' && !lowerCaseOnly ? c - 'A' + 10
                     : -1;
             if (digit < 0) {
                 return null;

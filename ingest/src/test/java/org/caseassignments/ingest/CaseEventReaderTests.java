@@ -22,7 +22,7 @@ class CaseEventReaderTests {
         UUID caseId = UUID.randomUUID();
         byte[] value = codec.encode("t", CaseEvents.created(caseId).worker("w").supervisor("s").build(), false);
 
-        Ingested ingested = reader.read(value);
+        Ingested ingested = reader.read(key(caseId), value);
 
         assertThat(ingested).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
                 assertThat(a.update()).isEqualTo(AssignmentUpdate.created(caseId, "w", "s")));
@@ -33,7 +33,7 @@ class CaseEventReaderTests {
         UUID caseId = UUID.randomUUID();
         byte[] value = codec.encode("t", CaseEvents.changed(caseId, 7).worker(null).supervisor("s").build(), false);
 
-        Ingested ingested = reader.read(value);
+        Ingested ingested = reader.read(key(caseId), value);
 
         assertThat(ingested).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
                 assertThat(a.update()).isEqualTo(AssignmentUpdate.changed(caseId, null, "s", 7)));
@@ -45,17 +45,18 @@ class CaseEventReaderTests {
         byte[] created = codec.encode("t", CaseEvents.created(caseId).jurisdiction("georgia").build(), false);
         byte[] changed = codec.encode("t", CaseEvents.changed(caseId, 2).jurisdiction("navajo-nation").build(), false);
 
-        assertThat(reader.read(created)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+        assertThat(reader.read(key(caseId), created)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
                 assertThat(a.update().jurisdiction()).isEqualTo("georgia"));
-        assertThat(reader.read(changed)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+        assertThat(reader.read(key(caseId), changed)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
                 assertThat(a.update().jurisdiction()).isEqualTo("navajo-nation"));
     }
 
     @Test
     void shouldAcceptAnEventWithoutJurisdictionAsOneThatKeepsTheKnownJurisdiction() {
-        byte[] value = codec.encode("t", CaseEvents.changed(UUID.randomUUID(), 2).build(), false);
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseEvents.changed(caseId, 2).build(), false);
 
-        assertThat(reader.read(value)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+        assertThat(reader.read(key(caseId), value)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
                 assertThat(a.update().jurisdiction()).isNull());
     }
 
@@ -125,7 +126,7 @@ class CaseEventReaderTests {
         byte[] value = codec.encode("t", CaseAssignment.newBuilder().setCaseId(caseId.toString())
                 .setAssignedWorkerSub("w").setSupervisorSub(null).setAssignmentRevision(4).build(), false);
 
-        Ingested ingested = reader.readAssignment(value);
+        Ingested ingested = reader.readAssignment(key(caseId), value);
 
         assertThat(ingested).isEqualTo(new Ingested.Accepted(AssignmentUpdate.changed(caseId, "w", null, 4), null));
     }
@@ -136,19 +137,20 @@ class CaseEventReaderTests {
         byte[] value = codec.encode("t", CaseAssignment.newBuilder().setCaseId(caseId.toString())
                 .setAssignedWorkerSub("w").setSupervisorSub("s").setAssignmentRevision(0).build(), false);
 
-        assertThat(((Ingested.Accepted) reader.readAssignment(value)).update())
+        assertThat(((Ingested.Accepted) reader.readAssignment(key(caseId), value)).update())
                 .isEqualTo(AssignmentUpdate.created(caseId, "w", "s"));
     }
 
     @Test
     void shouldRejectAnInputEventOrABadRecordOnTheProjectionTopic() {
-        byte[] event = codec.encode("t", CaseEvents.created(UUID.randomUUID()).build(), false);
-        byte[] negative = codec.encode("t", CaseAssignment.newBuilder().setCaseId(UUID.randomUUID().toString())
+        UUID caseId = UUID.randomUUID();
+        byte[] event = codec.encode("t", CaseEvents.created(caseId).build(), false);
+        byte[] negative = codec.encode("t", CaseAssignment.newBuilder().setCaseId(caseId.toString())
                 .setAssignmentRevision(-1).build(), false);
 
-        assertThat(reader.readAssignment(event)).isEqualTo(new Ingested.Rejected(new Rejection(
+        assertThat(reader.readAssignment(key(caseId), event)).isEqualTo(new Ingested.Rejected(new Rejection(
                 Rejection.UNEXPECTED_RECORD_TYPE, "org.caseassignments.schemas.events.CaseCreated is not a CaseAssignment")));
-        assertThat(((Ingested.Rejected) reader.readAssignment(negative)).rejection().code())
+        assertThat(((Ingested.Rejected) reader.readAssignment(key(caseId), negative)).rejection().code())
                 .isEqualTo(Rejection.NEGATIVE_REVISION);
     }
 
@@ -174,8 +176,92 @@ class CaseEventReaderTests {
         assertThat(DeadLetters.header(headers, DeadLetters.SOURCE_OFFSET)).isEqualTo("41");
     }
 
+    @Test
+    void shouldRejectAMissingKeyOrOneThatIsNotACanonicalCaseIdAsInvalidKey() {
+        UUID caseId = UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+        byte[] value = codec.encode("t", CaseEvents.changed(caseId, 1).build(), false);
+
+        assertThat(keyRejection(null, value)).satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.INVALID_KEY))
+                .satisfies(r -> assertThat(r.message()).contains("no key"));
+        assertThat(keyRejection("not-a-uuid".getBytes(), value))
+                .satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.INVALID_KEY))
+                .satisfies(r -> assertThat(r.message()).contains("'not-a-uuid'").contains(caseId.toString()));
+        assertThat(keyRejection("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0".getBytes(), value).code())
+                .as("upper case hashes to another partition than the canonical key").isEqualTo(Rejection.INVALID_KEY);
+        assertThat(keyRejection((caseId + " ").getBytes(), value).code()).isEqualTo(Rejection.INVALID_KEY);
+        assertThat(keyRejection(new byte[0], value).code()).isEqualTo(Rejection.INVALID_KEY);
+    }
+
+    @Test
+    void shouldRejectAKeyNamingAnotherCaseAsKeyMismatch() {
+        UUID caseId = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseEvents.created(caseId).build(), false);
+
+        assertThat(keyRejection(key(other), value))
+                .satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.KEY_MISMATCH))
+                .satisfies(r -> assertThat(r.message()).contains(other.toString()).contains(caseId.toString()));
+    }
+
+    @Test
+    void shouldAcceptTheCanonicalKeyOfAnUpperCaseCaseIdInTheValue() {
+        UUID caseId = UUID.randomUUID();
+        var event = CaseEvents.changed(caseId, 3).build();
+        event.setCaseId(caseId.toString().toUpperCase());
+
+        assertThat(reader.read(key(caseId), codec.encode("t", event, false))).isInstanceOf(Ingested.Accepted.class);
+    }
+
+    @Test
+    void shouldRejectBytesTrailingAValidRecordAsMalformed() {
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseEvents.changed(caseId, 1).build(), false);
+
+        Ingested ingested = reader.read(key(caseId), java.util.Arrays.copyOf(value, value.length + 1));
+
+        assertThat(ingested).isInstanceOfSatisfying(Ingested.Rejected.class,
+                r -> assertThat(r.rejection().code()).isEqualTo("MALFORMED_PAYLOAD"));
+    }
+
+    @Test
+    void shouldRejectSubjectsPostgreSQLCannotStoreAsInvalidText() {
+        UUID caseId = UUID.randomUUID();
+        byte[] nul = codec.encode("t", CaseEvents.changed(caseId, 1).worker("w\0rker").build(), false);
+        byte[] tooLong = codec.encode("t", CaseEvents.changed(caseId, 1).supervisor("s".repeat(256)).build(), false);
+        byte[] longest = codec.encode("t", CaseEvents.changed(caseId, 1).supervisor("s".repeat(255)).build(), false);
+
+        assertThat(rejection(nul)).satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.INVALID_TEXT))
+                .satisfies(r -> assertThat(r.message()).contains(caseId.toString())
+                        .endsWith(org.caseassignments.store.StorableText.subjectProblem("assigned_worker_sub", "w\0rker")));
+        assertThat(rejection(tooLong)).satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.INVALID_TEXT))
+                .satisfies(r -> assertThat(r.message()).contains("supervisor_sub is 256 characters long"));
+        assertThat(reader.read(key(caseId), longest)).isInstanceOf(Ingested.Accepted.class);
+    }
+
+    @Test
+    void shouldQuoteAHugeCaseIdShortlyInItsRejection() {
+        var event = CaseEvents.changed(UUID.randomUUID(), 1).build();
+        event.setCaseId("x".repeat(100_000));
+
+        Rejection rejection = rejection(codec.encode("t", event, false));
+
+        assertThat(rejection.code()).isEqualTo(Rejection.INVALID_CASE_ID);
+        assertThat(rejection.message()).contains("(100000 characters)").hasSizeLessThan(300);
+    }
+
+    private Rejection keyRejection(byte[] key, byte[] value) {
+        Ingested ingested = reader.read(key, value);
+        assertThat(ingested).isInstanceOf(Ingested.Rejected.class);
+        return ((Ingested.Rejected) ingested).rejection();
+    }
+
+    private static byte[] key(UUID caseId) {
+        return caseId.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The value's own rejection: the value is checked before the key, so any key will do. */
     private Rejection rejection(byte[] value) {
-        Ingested ingested = reader.read(value);
+        Ingested ingested = reader.read(null, value);
         assertThat(ingested).isInstanceOf(Ingested.Rejected.class);
         return ((Ingested.Rejected) ingested).rejection();
     }

@@ -27,7 +27,8 @@ class ProjectionConfiguration {
     @Bean
     CaseTopics caseTopics(ProjectorProperties properties, KafkaProperties kafka) {
         ProjectorProperties.Topics topics = properties.topics();
-        return CaseTopics.of(topics.events(), topics.assignments(), topics.deadLetter(), serdeConfig(properties, kafka));
+        return CaseTopics.of(topics.events(), topics.assignments(), topics.deadLetter(), serdeConfig(properties, kafka),
+                topics.maxMessageBytes());
     }
 
     @Bean

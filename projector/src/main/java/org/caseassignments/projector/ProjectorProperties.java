@@ -33,9 +33,16 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                                   @DefaultValue Streams streams,
                                   @DefaultValue Sink sink) {
 
+    /**
+     * @param maxMessageBytes the largest record of these topics: the {@code max.message.bytes} of the topics the
+     *                        projector creates, its producer's {@code max.request.size}, and the size a dead
+     *                        letter is cut to (see {@link CaseTopics#maxMessageBytes()}); keep it equal to the
+     *                        input topics' limit, and the dead-letter topic's at least as large
+     */
     public record Topics(@DefaultValue(CaseTopics.DEFAULT_EVENTS) List<String> events,
                          @DefaultValue(CaseTopics.DEFAULT_ASSIGNMENTS) String assignments,
-                         @DefaultValue(CaseTopics.DEFAULT_DEAD_LETTER) String deadLetter) {
+                         @DefaultValue(CaseTopics.DEFAULT_DEAD_LETTER) String deadLetter,
+                         @DefaultValue(CaseTopics.DEFAULT_MAX_MESSAGE_BYTES) int maxMessageBytes) {
     }
 
     /**

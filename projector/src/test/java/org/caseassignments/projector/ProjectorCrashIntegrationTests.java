@@ -175,7 +175,7 @@ class ProjectorCrashIntegrationTests {
                         if (record.offset() >= partition.getValue()) {
                             break;
                         }
-                        AssignmentUpdate update = ((Ingested.Accepted) reader.read(record.value())).update();
+                        AssignmentUpdate update = ((Ingested.Accepted) reader.read(record.key(), record.value())).update();
                         ProjectionRows.Assignment applied = projection.get(update.caseId());
                         checked++;
                         if (applied == null || applied.revision() < update.revision()) {

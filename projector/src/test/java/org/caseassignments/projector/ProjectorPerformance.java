@@ -420,7 +420,7 @@ public final class ProjectorPerformance {
                     if (applied == 0) {
                         start = System.nanoTime();
                     }
-                    if (reader.read(record.value()) instanceof Ingested.Accepted accepted) {
+                    if (reader.read(record.key(), record.value()) instanceof Ingested.Accepted accepted) {
                         transaction.executeWithoutResult(status -> writer.apply(List.of(accepted.update())));
                     }
                     done.put(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));

@@ -108,7 +108,7 @@ class ReplayCommand implements Callable<Integer> {
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             CaseEventReader reader = new CaseEventReader(new AvroEventCodec(SerdeSettings.from(kafka.getProperties()),
                     BundledSchemas.current()));
-            ReplayRun replay = new ReplayRun(consumer, producer, dlq, reader, applier);
+            ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(), reader, applier);
             replay.position(partitionsOf(consumer, eventTopics), fromTimestamp, resume);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
             report(out, eventTopics, groupId, dlq, totals);
@@ -148,6 +148,8 @@ class ReplayCommand implements Callable<Integer> {
         Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // A dead letter is cut to this size, so the producer must take a record of it.
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, properties.maxMessageBytes());
         return config;
     }
 

@@ -13,9 +13,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param topics          the case event topics
  * @param deadLetterTopic where records that fail to decode or validate go
  * @param groupId         the replay's own consumer group (never the projector's)
+ * @param maxMessageBytes the largest record of the topics: a dead letter is cut to it, and it is the dead-letter
+ *                        producer's {@code max.request.size} (the projector's same setting)
  */
 @ConfigurationProperties("backfill.replay")
 record ReplayProperties(@DefaultValue(CaseTopics.DEFAULT_EVENTS) List<String> topics,
                         @DefaultValue(CaseTopics.DEFAULT_DEAD_LETTER) String deadLetterTopic,
-                        @DefaultValue("case-assignments-replay") String groupId) {
+                        @DefaultValue("case-assignments-replay") String groupId,
+                        @DefaultValue(CaseTopics.DEFAULT_MAX_MESSAGE_BYTES) int maxMessageBytes) {
+
+    ReplayProperties {
+        CaseTopics.requireUsableSize(maxMessageBytes);
+    }
 }

@@ -30,6 +30,8 @@ import org.caseassignments.ingest.ProjectionApplier;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.AssignmentUpdate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One replay: positions each partition, then polls, decodes, dead-letters and applies batch by
@@ -38,6 +40,7 @@ import org.caseassignments.store.AssignmentUpdate;
  */
 final class ReplayRun {
 
+    private static final Logger log = LoggerFactory.getLogger(ReplayRun.class);
     private static final Duration POLL = Duration.ofMillis(500);
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(60);
     private static final int TRANSIENT_RETRIES = 5;
@@ -48,6 +51,7 @@ final class ReplayRun {
     private final Consumer<byte[], byte[]> consumer;
     private final Producer<byte[], byte[]> deadLetters;
     private final String deadLetterTopic;
+    private final int maxMessageBytes;
     private final CaseEventReader reader;
     private final ProjectionApplier applier;
     private final Map<TopicPartition, PartitionRange> ranges = new LinkedHashMap<>();
@@ -56,11 +60,13 @@ final class ReplayRun {
     private long unchanged;
     private long deadLettered;
 
+    /** @param maxMessageBytes the size a dead letter is cut to, the dead-letter producer's {@code max.request.size} */
     ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
-              CaseEventReader reader, ProjectionApplier applier) {
+              int maxMessageBytes, CaseEventReader reader, ProjectionApplier applier) {
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.deadLetterTopic = deadLetterTopic;
+        this.maxMessageBytes = maxMessageBytes;
         this.reader = reader;
         this.applier = applier;
     }
@@ -107,8 +113,13 @@ final class ReplayRun {
                 if (ingested instanceof Ingested.Accepted accepted) {
                     batch.add(accepted.update());
                 } else if (ingested instanceof Ingested.Rejected rejected) {
-                    sent.add(deadLetters.send(DeadLetters.record(deadLetterTopic, record.key(), record.value(),
-                            record.headers(), rejected.rejection(), record.topic(), record.partition(), record.offset())));
+                    DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(),
+                            rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes);
+                    sent.add(deadLetters.send(DeadLetters.record(deadLetterTopic, letter), (written, e) -> {
+                        if (e == null) {
+                            log.warn(DeadLetters.written(written, letter.headers()));
+                        }
+                    }));
                     deadLettered++;
                 }
             }
@@ -131,7 +142,7 @@ final class ReplayRun {
     private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return reader.read(record.value());
+                return reader.read(record.key(), record.value());
             } catch (EventDecodingException e) {
                 if (attempt > TRANSIENT_RETRIES) {
                     throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"

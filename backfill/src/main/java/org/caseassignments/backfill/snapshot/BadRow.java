@@ -1,5 +1,7 @@
 package org.caseassignments.backfill.snapshot;
 
+import org.caseassignments.store.StorableText;
+
 /**
  * A row that cannot be applied, with a stable reason code, a message for the operator, and the
  * record as it was read.
@@ -14,6 +16,8 @@ public record BadRow(long line, String reason, String message, String record) im
     public static final String INVALID_VALUE = "INVALID_VALUE";
     public static final String INVALID_JURISDICTION = "INVALID_JURISDICTION";
     public static final String INVALID_JSON = "INVALID_JSON";
+    /** A subject PostgreSQL cannot store or this service does not accept: the one check the projector applies too. */
+    public static final String INVALID_TEXT = StorableText.INVALID_TEXT;
 
     BadRow withRecord(String raw) {
         return new BadRow(line, reason, message, raw);

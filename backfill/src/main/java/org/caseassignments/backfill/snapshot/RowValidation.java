@@ -3,6 +3,7 @@ package org.caseassignments.backfill.snapshot;
 import java.util.UUID;
 
 import org.caseassignments.schemas.jurisdiction.Jurisdictions;
+import org.caseassignments.store.StorableText;
 
 /**
  * Turns the four text fields of a snapshot row, and its optional jurisdiction, into a {@link SnapshotRow}
@@ -45,10 +46,17 @@ final class RowValidation {
             return new BadRow(line, BadRow.NEGATIVE_REVISION, "assignment_revision " + parsed + " is negative; revisions are >= 0",
                     record);
         }
+        String problem = StorableText.subjectProblem(WORKER, worker);
+        if (problem == null) {
+            problem = StorableText.subjectProblem(SUPERVISOR, supervisor);
+        }
+        if (problem != null) {
+            return new BadRow(line, BadRow.INVALID_TEXT, problem, record);
+        }
         String knownJurisdiction = emptyToNull(jurisdiction);
         if (knownJurisdiction != null && !Jurisdictions.isValidName(knownJurisdiction)) {
-            return new BadRow(line, BadRow.INVALID_JURISDICTION, "jurisdiction '" + jurisdiction
-                    + "' is not a jurisdiction name (" + Jurisdictions.PATTERN + ")", record);
+            return new BadRow(line, BadRow.INVALID_JURISDICTION, "jurisdiction is not a jurisdiction name ("
+                    + Jurisdictions.PATTERN + ")", record);
         }
         return new SnapshotRow(line, id, emptyToNull(worker), emptyToNull(supervisor), parsed, knownJurisdiction);
     }

@@ -175,6 +175,39 @@ class AssignmentsCommandIntegrationTests {
     }
 
     @Test
+    void shouldRejectSubjectsPostgreSQLCannotStoreWithTheirLineAndApplyTheRowsAroundThem() throws IOException {
+        // Given JSON Lines whose subjects hold a NUL, an unpaired surrogate, or too many characters
+        UUID good = UUID.randomUUID();
+        UUID alsoGood = UUID.randomUUID();
+        Path snapshot = dir.resolve("text.jsonl");
+        Files.write(snapshot, List.of(
+                row(good, "\"w\"", 1),
+                row(UUID.randomUUID(), "\"w\\u0000x\"", 1),
+                row(UUID.randomUUID(), "\"w\\ud800\"", 1),
+                row(UUID.randomUUID(), "\"" + "w".repeat(256) + "\"", 1),
+                row(alsoGood, "\"" + "w".repeat(255) + "\"", 2)));
+        Path rejects = dir.resolve("rejects.csv");
+
+        // When
+        Cli.Run run = cli.run("assignments", "--file", snapshot.toString(), "--batch-size", "2", "--rejects", rejects.toString());
+
+        // Then
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(Files.readAllLines(rejects)).satisfiesExactly(
+                header -> assertThat(header).isEqualTo("line,reason,message,record"),
+                line -> assertThat(line).startsWith("2,INVALID_TEXT,").contains("NUL character"),
+                line -> assertThat(line).startsWith("3,INVALID_TEXT,").contains("unpaired surrogate"),
+                line -> assertThat(line).startsWith("4,INVALID_TEXT,").contains("256 characters"));
+        assertThat(jdbc.queryForList("SELECT case_id FROM case_assignments", UUID.class))
+                .containsExactlyInAnyOrder(good, alsoGood);
+    }
+
+    private static String row(UUID caseId, String workerJson, long revision) {
+        return "{\"case_id\":\"" + caseId + "\",\"assigned_worker_sub\":" + workerJson
+                + ",\"supervisor_sub\":\"s\",\"assignment_revision\":" + revision + "}";
+    }
+
+    @Test
     void shouldReadAQueryOnAReadOnlyConnectionToTheCaseServiceDatabase() {
         // Given the case service's own database
         TestDatabase caseService = TestDatabase.empty();

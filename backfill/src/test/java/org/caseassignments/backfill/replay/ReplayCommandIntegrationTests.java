@@ -29,6 +29,7 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.Tables;
 import org.caseassignments.ingest.DeadLetters;
+import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.Rows;
@@ -179,6 +180,43 @@ class ReplayCommandIntegrationTests {
     }
 
     /** Publishes shuffled histories (creation plus changes 1..n) and returns each case's highest revision. */
+    @Test
+    void shouldDeadLetterWhatBreaksTheKeyContractOrIsTooLargeToForwardWholeAndApplyTheRest() {
+        // Given records breaking the key contract, bytes after a record, and an undecodable value of the size
+        // that used to wedge a partition (its dead letter with headers no longer fits the dead-letter topic)
+        UUID caseId = UUID.randomUUID();
+        AvroEventCodec codec = AvroEventCodec.singleObject();
+        byte[] trailing = codec.encode(topic, CaseEvents.changed(caseId, 9).worker("w-trailing").build(), false);
+        byte[] oversized = new byte[1_048_388];
+        java.util.Arrays.fill(oversized, (byte) '{');
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishRaw(topic, "not-a-uuid", codec.encode(topic, CaseEvents.changed(caseId, 6).build(), false));
+            publisher.publishRaw(topic, UUID.randomUUID().toString(), codec.encode(topic, CaseEvents.changed(caseId, 7).build(), false));
+            publisher.publishRaw(topic, null, codec.encode(topic, CaseEvents.changed(caseId, 8).build(), false));
+            publisher.publishRaw(topic, caseId.toString(), java.util.Arrays.copyOf(trailing, trailing.length + 1));
+            publisher.publishRaw(topic, caseId.toString(), oversized);
+            publisher.publishInOrder(topic, List.of(CaseEvents.changed(caseId, 1).worker("w-good").build()));
+        }
+
+        // When
+        Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                "replay-" + UUID.randomUUID());
+
+        // Then only the good record is applied, and each bad one is dead-lettered once with its reason
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(run.out()).containsPattern("dead-lettered to " + deadLetters + "\\s+5\\n");
+        assertThat(jdbc.queryForMap("SELECT assigned_worker_sub, assignment_revision FROM case_assignments"))
+                .containsEntry("assigned_worker_sub", "w-good").containsEntry("assignment_revision", 1L);
+        List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetters);
+        assertThat(dead).extracting(r -> DeadLetters.header(r.headers(), DeadLetters.REASON)).containsExactlyInAnyOrder(
+                "INVALID_KEY", "KEY_MISMATCH", "INVALID_KEY", "MALFORMED_PAYLOAD", "UNKNOWN_FRAMING");
+        ConsumerRecord<byte[], byte[]> cut = dead.stream()
+                .filter(r -> "UNKNOWN_FRAMING".equals(DeadLetters.header(r.headers(), DeadLetters.REASON))).findFirst().orElseThrow();
+        assertThat(DeadLetters.header(cut.headers(), DeadLetters.TRUNCATED)).isEqualTo("value");
+        assertThat(DeadLetters.header(cut.headers(), DeadLetters.ORIGINAL_SIZE)).isEqualTo("1048388");
+        assertThat(cut.value()).hasSizeLessThan(oversized.length).isEqualTo(java.util.Arrays.copyOf(oversized, cut.value().length));
+    }
+
     private Map<UUID, Long> publishRandomHistories(int cases, Random random) {
         Map<UUID, Long> highest = new HashMap<>();
         List<SpecificRecord> events = new ArrayList<>();

@@ -34,7 +34,7 @@ class EntityTagsTests {
     void shouldBeTheSameForTheSameVersionOfTheSameResourceUnderTheSameSecret() {
         assertThat(new EntityTags(SECRET.clone()).of(ResourceType.PLACEMENT, id, 7))
                 .isEqualTo(etags.of(ResourceType.PLACEMENT, id, 7))
-                .isEqualTo(etags.of(new ResourceRef(ResourceType.PLACEMENT, id, null, null, null, Map.of(), "georgia"), 7));
+                .isEqualTo(etags.of(new ResourceRef(ResourceType.PLACEMENT, id, null, null, null, Map.of("status", "PROPOSED"), "georgia"), 7));
     }
 
     @Test

@@ -86,7 +86,7 @@ class PolicyInputRaceIntegrationTests {
 
     @Test
     void shouldRefuse409WhenTheLicenseIsSuspendedBetweenPreReadAndLockUnderARulesetThatReadsIt() {
-        UUID home = Rows.fosterHome().adminUnit("u1").licenseStatus("ACTIVE").insert(jdbc);
+        UUID home = Rows.fosterHome().adminUnit("u1").licenseStatus("ACTIVE").jurisdiction("ohio").insert(jdbc);
         String director = TestTokens.countyDirector("d-1", "u1").jurisdiction("ohio").token();
 
         Reply raced;

@@ -22,9 +22,9 @@ class StalenessGateTests {
     private static final ResourceField ADMIN_UNIT = ResourceField.attribute("admin_unit");
 
     @Test
-    void shouldAlwaysCompareTheAssignmentPairWhateverTheRulesetReads() {
+    void shouldAlwaysCompareTheAssignmentPairAndTheJurisdictionWhateverTheRulesetReads() {
         assertThat(StalenessGate.compared(Set.of()))
-                .containsExactly(ResourceField.ASSIGNED_WORKER_SUB, ResourceField.SUPERVISOR_SUB);
+                .containsExactly(ResourceField.ASSIGNED_WORKER_SUB, ResourceField.SUPERVISOR_SUB, ResourceField.JURISDICTION);
         assertThat(StalenessGate.compared(Set.of(ADMIN_UNIT))).contains(ADMIN_UNIT, ResourceField.ASSIGNED_WORKER_SUB);
     }
 

@@ -10,34 +10,33 @@ import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.projector.sink.ProjectionWriter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Decodes and validates one input record. An accepted event goes to the task's {@link ProjectionWriter}
- * straight away, and on (keyed by its case id) only when the projection is published; a rejected record
- * goes on with its original key and value and the {@code dlq.*} headers saying why and where from, is
- * counted, and is logged once. Handing accepted events to the writer here rather than through further
+ * Decodes and validates one input record, key included. An accepted event goes to the task's
+ * {@link ProjectionWriter} straight away, and on (keyed by its case id) only when the projection is
+ * published; a rejected record goes on with its original key and value and the {@code dlq.*} headers saying
+ * why and where from, cut to the topics' size limit if it no longer fits, and is counted ({@link DeadLetterLog}
+ * logs it once it is written). Handing accepted events to the writer here rather than through further
  * topology nodes saves a forward, a record and a key string per event.
  */
 final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded> {
-
-    private static final Logger log = LoggerFactory.getLogger(DecodeProcessor.class);
 
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry retry;
     private final ProjectionWriter writer;
     private final boolean forwardUpdates;
+    private final int maxMessageBytes;
     private ProcessorContext<String, Decoded> context;
 
     DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, ProjectionWriter writer,
-                    boolean forwardUpdates) {
+                    boolean forwardUpdates, int maxMessageBytes) {
         this.reader = reader;
         this.metrics = metrics;
         this.retry = retry;
         this.writer = writer;
         this.forwardUpdates = forwardUpdates;
+        this.maxMessageBytes = maxMessageBytes;
     }
 
     @Override
@@ -48,7 +47,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        Ingested ingested = retry.call(() -> reader.read(record.value()));
+        Ingested ingested = retry.call(() -> reader.read(record.key(), record.value()));
         if (ingested instanceof Ingested.Accepted accepted) {
             writer.add(accepted.update(), record.timestamp());
             if (forwardUpdates) {
@@ -59,12 +58,11 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
         }
         Rejection rejection = ((Ingested.Rejected) ingested).rejection();
         RecordMetadata source = context.recordMetadata().orElseThrow();
+        DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(), rejection,
+                source.topic(), source.partition(), source.offset(), maxMessageBytes);
         metrics.deadLettered(rejection);
-        log.warn("Dead-lettered {}-{}@{}: {}: {}", source.topic(), source.partition(), source.offset(),
-                rejection.code(), rejection.message());
         context.forward(record.withKey((String) null)
-                .withValue((Decoded) new Decoded.DeadLetter(record.key(), record.value()))
-                .withHeaders(DeadLetters.headers(record.headers(), rejection, source.topic(), source.partition(),
-                        source.offset())));
+                .withValue((Decoded) new Decoded.DeadLetter(letter.key(), letter.value()))
+                .withHeaders(letter.headers()));
     }
 }

@@ -8,7 +8,10 @@ sealed interface Decoded {
     record Update(AssignmentUpdate update) implements Decoded {
     }
 
-    /** The record exactly as it arrived; the {@code dlq.*} headers travel on the record itself. */
+    /**
+     * The record as it arrived (its value cut, and marked so, only if it no longer fits with the dead-letter
+     * headers); the {@code dlq.*} headers travel on the record itself.
+     */
     record DeadLetter(byte[] key, byte[] value) implements Decoded {
     }
 }

@@ -63,9 +63,11 @@ final class ProjectorTopology {
         //    their case id, which the producer's key already is) go further down the topology.
         builder.addStateStore(PendingAssignments.builder(flusher));
         KStream<String, Decoded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
-                new ProjectionWriter(pacing, backlog), publishAssignments), Named.as("decode"), PendingAssignments.NAME);
+                new ProjectionWriter(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
+                PendingAssignments.NAME);
 
-        // 3. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers.
+        // 3. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers
+        //    (cut to the size limit when they no longer fit together).
         decoded.filter((none, value) -> value instanceof Decoded.DeadLetter, Named.as("route-dead-letter"))
                 .map((none, value) -> KeyValue.pair(((Decoded.DeadLetter) value).key(),
                         ((Decoded.DeadLetter) value).value()), Named.as("original-record"))

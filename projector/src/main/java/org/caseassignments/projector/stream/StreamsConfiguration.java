@@ -47,6 +47,17 @@ class StreamsConfiguration {
         // transaction holds up its successor for at most this long.
         config.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
                 (int) Math.max(10_000, 2 * streams.commitInterval().toMillis()));
+        // One size for the whole hop: a dead letter is cut to what the topics take, so the producer must take it too.
+        config.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                properties.topics().maxMessageBytes());
+        // Dead letters are logged when the broker acknowledged them, not when they were handed to the producer.
+        String interceptors = StreamsConfig.producerPrefix(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG);
+        Object configured = config.get(interceptors);
+        String others = configured instanceof java.util.Collection<?> list
+                ? list.stream().map(Object::toString).collect(java.util.stream.Collectors.joining(","))
+                : configured == null ? "" : configured.toString().trim();
+        config.put(interceptors, others.isEmpty() ? DeadLetterLog.class.getName() : others + "," + DeadLetterLog.class.getName());
+        config.put(StreamsConfig.producerPrefix(DeadLetterLog.TOPIC_CONFIG), properties.topics().deadLetter());
 
         if (streams.stateDir() != null && !streams.stateDir().isBlank()) {
             config.put(StreamsConfig.STATE_DIR_CONFIG, streams.stateDir());

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DecoderFactory;
@@ -27,9 +28,15 @@ import org.apache.avro.specific.SpecificRecord;
  * </ul>
  * The framing is detected from the first byte. Every writer schema is resolved to the current
  * generated class of the same record name, so records written by older producers decode into the
- * current classes. Thread-safe.
+ * current classes. A body must end where its record ends: trailing bytes are {@code MALFORMED_PAYLOAD}.
+ * Loading this class bounds Avro's string, bytes and collection lengths for the whole JVM
+ * ({@link DecodeLimits}), so a corrupt length prefix is refused instead of allocated. Thread-safe.
  */
 public final class AvroEventCodec {
+
+    static {
+        DecodeLimits.install();
+    }
 
     static final byte CONFLUENT_MAGIC = 0x00;
     static final byte SINGLE_OBJECT_MARKER_0 = (byte) 0xC3;
@@ -128,7 +135,15 @@ public final class AvroEventCodec {
         }
         DatumReader<SpecificRecord> reader = readersByWriterSchema.computeIfAbsent(writer, this::resolvingReader);
         try {
-            return reader.read(null, DecoderFactory.get().binaryDecoder(data, offset, data.length - offset, null));
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, offset, data.length - offset, null);
+            SpecificRecord record = reader.read(null, decoder);
+            if (!decoder.isEnd()) {
+                throw new EventDecodingException(DecodeFailure.MALFORMED_PAYLOAD, "bytes follow the end of the "
+                        + writer.getFullName() + " record (" + (data.length - offset) + "-byte body): a value holds one record");
+            }
+            return record;
+        } catch (EventDecodingException e) {
+            throw e;
         } catch (AvroTypeException e) {
             throw new EventDecodingException(DecodeFailure.INCOMPATIBLE_SCHEMA,
                     "cannot read " + writer.getFullName() + ": " + e.getMessage(), e);

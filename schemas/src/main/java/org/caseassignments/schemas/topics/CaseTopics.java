@@ -16,27 +16,55 @@ import org.caseassignments.schemas.serde.CaseEventSerde;
  *                    (one shared topic by default; one topic per type works too)
  * @param assignments the compacted output topic of {@code CaseAssignment}, one record per forward change
  * @param deadLetter  where undecodable or invalid input goes, with its original key and value bytes and headers
+ * @param maxMessageBytes the largest record these topics take, one setting for both sides of every hop: the
+ *                    topics' {@code max.message.bytes} and the producers' {@code max.request.size}. An input
+ *                    record up to this size can always be dead-lettered: one that no longer fits with the
+ *                    dead-letter headers is written cut to this size ({@code dlq.truncated})
  */
 public record CaseTopics(List<Topic<String, SpecificRecord>> events,
                          Topic<String, SpecificRecord> assignments,
-                         Topic<byte[], byte[]> deadLetter) {
+                         Topic<byte[], byte[]> deadLetter,
+                         int maxMessageBytes) {
 
     public static final String DEFAULT_EVENTS = "case.events";
     public static final String DEFAULT_ASSIGNMENTS = "case.assignments";
     public static final String DEFAULT_DEAD_LETTER = "case.events.dlq";
+    /** Kafka's default {@code message.max.bytes} (1 MiB + 12): what a topic created with broker defaults accepts. */
+    public static final String DEFAULT_MAX_MESSAGE_BYTES = "1048588";
+    /** The least size limit accepted: a dead letter's own headers take up to a few kilobytes. */
+    public static final int MIN_MAX_MESSAGE_BYTES = 16_384;
+
+    public CaseTopics {
+        requireUsableSize(maxMessageBytes);
+    }
+
+    /** Refuses a size limit a dead letter cannot be cut to, naming the setting, at startup. */
+    public static void requireUsableSize(int maxMessageBytes) {
+        if (maxMessageBytes < MIN_MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("max-message-bytes (CASE_EVENTS_MAX_MESSAGE_BYTES) is " + maxMessageBytes
+                    + "; it must be at least " + MIN_MAX_MESSAGE_BYTES + " so a dead letter with its headers fits");
+        }
+    }
 
     /**
      * @param serdeConfig Kafka-style serde settings ({@code schema.registry.url} and friends); empty for
      *                    single-object encoding against the bundled schemas
      */
     public static CaseTopics of(List<String> eventTopics, String assignmentsTopic, String deadLetterTopic,
-                                Map<String, ?> serdeConfig) {
+                                Map<String, ?> serdeConfig, int maxMessageBytes) {
         Serde<SpecificRecord> avro = CaseEventSerde.of(serdeConfig);
         Serde<String> keys = Serdes.String();
         return new CaseTopics(
                 eventTopics.stream().map(name -> new Topic<>(name, keys, avro)).toList(),
                 new Topic<>(assignmentsTopic, keys, avro),
-                new Topic<>(deadLetterTopic, Serdes.ByteArray(), Serdes.ByteArray()));
+                new Topic<>(deadLetterTopic, Serdes.ByteArray(), Serdes.ByteArray()),
+                maxMessageBytes);
+    }
+
+    /** As above, with Kafka's default size limit. */
+    public static CaseTopics of(List<String> eventTopics, String assignmentsTopic, String deadLetterTopic,
+                                Map<String, ?> serdeConfig) {
+        return of(eventTopics, assignmentsTopic, deadLetterTopic, serdeConfig, Integer.parseInt(DEFAULT_MAX_MESSAGE_BYTES));
     }
 
     /** The default names with single-object encoding. */

@@ -183,6 +183,38 @@ class AvroEventCodecTests {
     }
 
     @Test
+    void shouldRefuseBytesTrailingAValidRecordAsMalformed() {
+        byte[] bytes = AvroEventCodec.singleObject().encode("t", Fixtures.changed(), false);
+        byte[] trailing = Arrays.copyOf(bytes, bytes.length + 3);
+
+        assertThatThrownBy(() -> AvroEventCodec.singleObject().decode(trailing))
+                .isInstanceOfSatisfying(EventDecodingException.class, e -> {
+                    assertThat(e.failure()).isEqualTo(DecodeFailure.MALFORMED_PAYLOAD);
+                    assertThat(e.getMessage()).contains("bytes follow the end of the");
+                });
+    }
+
+    @Test
+    void shouldBoundAvroLengthsOnceTheCodecIsLoaded() {
+        AvroEventCodec.singleObject();
+
+        assertThat(DecodeLimits.inForce()).as("Avro refuses lengths past the codec's limits").isTrue();
+    }
+
+    @Test
+    void shouldRefuseAStringLongerThanTheDecodeLimitAsMalformedEvenWhenTheBytesAreThere() {
+        CaseAssignmentChanged event = Fixtures.changed();
+        event.setEventId("e".repeat(DecodeLimits.MAX_LENGTH + 1));
+        byte[] bytes = AvroEventCodec.singleObject().encode("t", event, false);
+
+        assertThatThrownBy(() -> AvroEventCodec.singleObject().decode(bytes))
+                .isInstanceOfSatisfying(EventDecodingException.class, e -> {
+                    assertThat(e.failure()).isEqualTo(DecodeFailure.MALFORMED_PAYLOAD);
+                    assertThat(e.getMessage()).contains("exceeds maximum");
+                });
+    }
+
+    @Test
     void shouldRefuseAConfluentRecordWhenNoRegistryIsConfigured() {
         byte[] bytes = confluentCodec().encode("t", Fixtures.created(), false);
 
