@@ -1,5 +1,6 @@
 package org.caseassignments.ingest;
 
+import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -34,11 +35,12 @@ public final class CaseEventReader {
         return decode(value, record -> {
             if (record instanceof CaseCreated created) {
                 return accepted("CaseCreated", created.getEventId(), created.getCaseId(), created.getAssignedWorkerSub(),
-                        created.getSupervisorSub(), 0);
+                        created.getSupervisorSub(), 0, created.getOccurredAt());
             }
             if (record instanceof CaseAssignmentChanged changed) {
                 return accepted("CaseAssignmentChanged", changed.getEventId(), changed.getCaseId(),
-                        changed.getAssignedWorkerSub(), changed.getSupervisorSub(), changed.getAssignmentRevision());
+                        changed.getAssignedWorkerSub(), changed.getSupervisorSub(), changed.getAssignmentRevision(),
+                        changed.getOccurredAt());
             }
             return unexpected(record, "an input event (expected CaseCreated or CaseAssignmentChanged)");
         });
@@ -55,7 +57,7 @@ public final class CaseEventReader {
         return decode(value, record -> {
             if (record instanceof CaseAssignment assignment) {
                 return accepted("CaseAssignment", null, assignment.getCaseId(), assignment.getAssignedWorkerSub(),
-                        assignment.getSupervisorSub(), assignment.getAssignmentRevision());
+                        assignment.getSupervisorSub(), assignment.getAssignmentRevision(), null);
             }
             return unexpected(record, "a CaseAssignment");
         });
@@ -85,7 +87,7 @@ public final class CaseEventReader {
      * rejection. Called for every event: nothing is built for the rejection unless there is one.
      */
     private static Ingested accepted(String type, String eventId, String caseId, String worker, String supervisor,
-                                     long revision) {
+                                     long revision, Instant occurredAt) {
         if (revision < 0) {
             return rejected(Rejection.NEGATIVE_REVISION, describe(type, eventId) + " for case " + caseId
                     + " has revision " + revision + "; revisions are >= 0");
@@ -94,7 +96,7 @@ public final class CaseEventReader {
         if (id == null) {
             return rejected(Rejection.INVALID_CASE_ID, describe(type, eventId) + ": case_id '" + caseId + "' is not a UUID");
         }
-        return new Ingested.Accepted(AssignmentUpdate.changed(id, worker, supervisor, revision), eventId);
+        return new Ingested.Accepted(AssignmentUpdate.changed(id, worker, supervisor, revision), eventId, occurredAt);
     }
 
     private static String describe(String type, String eventId) {

@@ -65,7 +65,7 @@ public class AssignmentWriter {
                        updated_at          = now()
                  WHERE %s
                 RETURNING case_id, (xmax = 0) AS inserted)
-            SELECT b.case_id, b.prior_revision, w.inserted
+            SELECT b.case_id, b.prior_revision, b.may_change, w.inserted
               FROM batch b LEFT JOIN written w ON w.case_id = b.case_id
             """;
 
@@ -136,13 +136,13 @@ public class AssignmentWriter {
     }
 
     /**
-     * Applies a batch under its guard: reduces to the highest revision per case, upserts the
+     * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
      * projection rows in case-id order, then brings the entity rows of the moved cases along.
      * All updates of one call must share one guard. The result tells each case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
         if (updates.isEmpty()) {
-            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0, Map.of());
+            return ApplyResult.NONE;
         }
         Guard guard = updates.get(0).guard();
         for (AssignmentUpdate update : updates) {
@@ -165,10 +165,13 @@ public class AssignmentWriter {
                         UUID caseId = rs.getObject("case_id", UUID.class);
                         long priorRevision = rs.getLong("prior_revision");
                         boolean existed = !rs.wasNull();
+                        boolean mayChange = rs.getBoolean("may_change");
                         boolean insertedNow = rs.getBoolean("inserted");
                         boolean written = !rs.wasNull();
                         boolean sameRevision = existed && priorRevision == byCase.get(caseId).revision();
-                        Outcome outcome = !written ? (sameRevision ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER)
+                        Outcome outcome = !written ? (!sameRevision ? Outcome.SKIPPED_OLDER
+                                        : mayChange && guard == Guard.STRICTLY_NEWER ? Outcome.CONFLICTING
+                                        : Outcome.UNCHANGED)
                                 : insertedNow ? Outcome.INSERTED
                                 : sameRevision ? Outcome.CONVERGED : Outcome.ADVANCED;
                         outcomes.put(caseId, outcome);

@@ -2,14 +2,19 @@ package org.caseassignments.projector.sink;
 
 import java.time.Clock;
 
-import org.caseassignments.ingest.ProjectionApplier;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
+import org.caseassignments.store.AssignmentWriter;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.backoff.ExponentialBackOff;
 
-/** The PostgreSQL stage's pieces that the Streams topology uses: the retrying flusher and its health. */
+/** The PostgreSQL stage's pieces that the Streams topology uses: the batch writer, and the health of both. */
 @Configuration(proxyBeanMethods = false)
 public class SinkConfiguration {
 
@@ -19,18 +24,43 @@ public class SinkConfiguration {
     }
 
     @Bean
+    UncommittedWork uncommittedWork(MeterRegistry registry, ProjectorProperties properties) {
+        return new UncommittedWork(Clock.systemUTC(), registry, properties.health().maxCommitDelay());
+    }
+
+    @Bean
+    CommitHealthIndicator projectionCommitsHealthIndicator(UncommittedWork work, ProjectorProperties properties) {
+        return new CommitHealthIndicator(work, properties.health().maxCommitDelay());
+    }
+
+    @Bean
     Stopping projectionSinkStopping() {
         return new Stopping();
     }
 
+    /**
+     * The one batch writer: retries a transient failure with exponential backoff, forever, on the stream
+     * thread (no offset moves meanwhile), reporting each attempt to the sink's health; it gives up only when
+     * the application is stopping, leaving the batch uncommitted in Kafka to be read again.
+     */
     @Bean
-    PendingAssignments.Flusher projectionFlusher(ProjectionApplier applier, ProjectorProperties properties,
-                                                 SinkHealthIndicator health, Stopping stopping) {
-        return new RetryingFlusher(applier, properties.sink().retry(), health, stopping::isStopping);
+    BatchWriter projectionBatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics,
+                                      ProjectorProperties properties, SinkHealthIndicator health, Stopping stopping) {
+        ProjectorProperties.Retry retry = properties.sink().retry();
+        ExponentialBackOff backOff = new ExponentialBackOff(retry.initialInterval().toMillis(), retry.multiplier());
+        backOff.setMaxInterval(retry.maxInterval().toMillis());
+        backOff.setMaxElapsedTime(Long.MAX_VALUE);
+        backOff.setMaxAttempts(Integer.MAX_VALUE);
+        return new BatchWriter(transaction, writer, metrics, backOff, stopping::isStopping, health);
+    }
+
+    @Bean
+    PendingAssignments.Flusher projectionFlusher(BatchWriter writer) {
+        return (pending, events) -> writer.write(pending, PendingEvent::update, PendingEvent::occurredAt, events).refused();
     }
 
     /**
-     * Tells the flusher that the application is stopping, before Kafka Streams is closed (a higher phase
+     * Tells the batch writer that the application is stopping, before Kafka Streams is closed (a higher phase
      * stops first), so a flush that cannot reach PostgreSQL gives up instead of holding the shutdown.
      */
     static final class Stopping implements SmartLifecycle {

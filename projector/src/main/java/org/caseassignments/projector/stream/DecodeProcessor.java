@@ -1,15 +1,26 @@
 package org.caseassignments.projector.stream;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.ProcessorNode;
+import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.Rejection;
+import org.caseassignments.projector.sink.PendingAssignments;
+import org.caseassignments.projector.sink.PendingEvent;
 import org.caseassignments.projector.sink.ProjectionWriter;
+import org.caseassignments.store.BatchIsolation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +41,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     private final ProjectionWriter writer;
     private final boolean forwardUpdates;
     private ProcessorContext<String, Decoded> context;
+    private ProcessorNode<?, ?, ?, ?> node;
 
     DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, ProjectionWriter writer,
                     boolean forwardUpdates) {
@@ -44,13 +56,21 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     public void init(ProcessorContext<String, Decoded> context) {
         this.context = context;
         writer.init(context);
+        // Kafka Streams initializes each processor as its topology's current node; forwarding the dead letters
+        // of refused events from the store's flush, outside process(), needs that node back (as Kafka Streams'
+        // own caching stores do when they forward on flush).
+        this.node = context instanceof InternalProcessorContext<?, ?> internal ? internal.currentNode() : null;
+        PendingAssignments pending = context.getStateStore(PendingAssignments.NAME);
+        pending.routeRefusedTo(this::deadLetterRefused);
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
         Ingested ingested = retry.call(() -> reader.read(record.value()));
         if (ingested instanceof Ingested.Accepted accepted) {
-            writer.add(accepted.update(), record.timestamp());
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            writer.add(new PendingEvent(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
+                    record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
             if (forwardUpdates) {
                 context.forward(record.withKey(accepted.update().caseId().toString())
                         .withValue((Decoded) new Decoded.Update(accepted.update())));
@@ -66,5 +86,40 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
                 .withValue((Decoded) new Decoded.DeadLetter(record.key(), record.value()))
                 .withHeaders(DeadLetters.headers(record.headers(), rejection, source.topic(), source.partition(),
                         source.offset())));
+    }
+
+    /**
+     * Dead-letters the events PostgreSQL refused, called from the pending batch's flush before the task
+     * commits: each goes on as the record it came in, from where it came, so it is sent in the same Kafka
+     * transaction as the input offsets that move past it.
+     */
+    private void deadLetterRefused(List<BatchIsolation.Refused<PendingEvent>> refused) {
+        if (!(context instanceof InternalProcessorContext<?, ?> internal) || node == null) {
+            throw new IllegalStateException("cannot dead-letter " + refused.size() + " events PostgreSQL refused outside "
+                    + "a Kafka Streams task; the batch's offsets stay uncommitted");
+        }
+        ProcessorNode<?, ?, ?, ?> previousNode = internal.currentNode();
+        ProcessorRecordContext previousRecord = internal.recordContext();
+        try {
+            internal.setCurrentNode(node);
+            for (BatchIsolation.Refused<PendingEvent> r : refused) {
+                PendingEvent event = r.item();
+                Rejection rejection = BatchWriter.rejection(event.update(), r.rejection());
+                internal.setRecordContext(new ProcessorRecordContext(event.timestamp(), event.offset(), event.partition(),
+                        event.topic(), event.headers()));
+                Headers headers = DeadLetters.headers(event.headers(), rejection, event.topic(), event.partition(),
+                        event.offset());
+                headers.remove(BatchWriter.SQLSTATE_HEADER);
+                headers.add(BatchWriter.SQLSTATE_HEADER, r.rejection().sqlState().getBytes(StandardCharsets.UTF_8));
+                metrics.deadLettered(rejection);
+                log.warn("Dead-lettered {}-{}@{}: {}: {}", event.topic(), event.partition(), event.offset(),
+                        rejection.code(), rejection.message());
+                context.forward(new Record<String, Decoded>(null, new Decoded.DeadLetter(event.key(), event.value()),
+                        event.timestamp(), headers));
+            }
+        } finally {
+            internal.setRecordContext(previousRecord);
+            internal.setCurrentNode(previousNode);
+        }
     }
 }
