@@ -2,8 +2,10 @@ package org.caseassignments.ingest;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.FixedBackOff;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -84,14 +87,33 @@ public final class BatchWriter {
         this.attempts = attempts;
     }
 
+    /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
+    public static BatchWriter once(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics) {
+        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(0, 0), () -> true, Attempts.IGNORED);
+    }
+
     /**
-     * Writes a list of updates: reduced to one per case first (the first of two at an equal revision
-     * stays, and the second is reported as a conflict).
+     * Writes a list of updates, reduced to one per case first (the first of two at an equal revision stays,
+     * and the second is reported as a conflict).
      */
     public Written<AssignmentUpdate> write(List<AssignmentUpdate> updates) {
-        List<AssignmentUpdate> reduced = BatchReduction.highestRevisionPerCase(updates,
-                dropped -> conflict(metrics, dropped, "batch"));
-        return write(reduced, Function.identity(), update -> null, updates.size());
+        return writeEach(updates, Function.identity(), update -> null);
+    }
+
+    /** Writes items as they were read, reduced to one per case first, as {@link #write(List)}. */
+    public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
+        Map<UUID, T> byCase = new LinkedHashMap<>();
+        for (T item : items) {
+            byCase.merge(update.apply(item).caseId(), item, (kept, candidate) -> {
+                AssignmentUpdate keptUpdate = update.apply(kept);
+                AssignmentUpdate candidateUpdate = update.apply(candidate);
+                if (BatchReduction.conflicting(keptUpdate, candidateUpdate)) {
+                    conflict(metrics, candidateUpdate, "batch");
+                }
+                return BatchReduction.keep(keptUpdate, candidateUpdate) == candidateUpdate ? candidate : kept;
+            });
+        }
+        return write(new ArrayList<>(byCase.values()), update, occurredAt, items.size());
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.caseassignments.backfill.replay;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,21 +21,23 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Ingested;
-import org.caseassignments.ingest.ProjectionApplier;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
-import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchIsolation;
 
 /**
  * One replay: positions each partition, then polls, decodes, dead-letters and applies batch by
  * batch until every partition reached the end offset captured at the start. Per batch the order is:
- * apply in one transaction, wait for the dead-letter acknowledgements, then commit the offsets.
+ * apply in one transaction (events PostgreSQL refuses are set aside and dead-lettered like bad input),
+ * wait for the dead-letter acknowledgements, then commit the offsets.
  */
 final class ReplayRun {
 
@@ -49,7 +52,7 @@ final class ReplayRun {
     private final Producer<byte[], byte[]> deadLetters;
     private final String deadLetterTopic;
     private final CaseEventReader reader;
-    private final ProjectionApplier applier;
+    private final BatchWriter applier;
     private final Map<TopicPartition, PartitionRange> ranges = new LinkedHashMap<>();
     private long read;
     private long applied;
@@ -57,7 +60,7 @@ final class ReplayRun {
     private long deadLettered;
 
     ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
-              CaseEventReader reader, ProjectionApplier applier) {
+              CaseEventReader reader, BatchWriter applier) {
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.deadLetterTopic = deadLetterTopic;
@@ -95,7 +98,7 @@ final class ReplayRun {
     Totals run(Progress progress) throws InterruptedException {
         while (ranges.values().stream().anyMatch(r -> !r.done())) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-            List<AssignmentUpdate> batch = new ArrayList<>();
+            List<Replayed> batch = new ArrayList<>();
             List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 PartitionRange range = ranges.get(new TopicPartition(record.topic(), record.partition()));
@@ -105,7 +108,7 @@ final class ReplayRun {
                 read++;
                 Ingested ingested = readWithRetries(record);
                 if (ingested instanceof Ingested.Accepted accepted) {
-                    batch.add(accepted.update());
+                    batch.add(new Replayed(record, accepted));
                 } else if (ingested instanceof Ingested.Rejected rejected) {
                     sent.add(deadLetters.send(DeadLetters.record(deadLetterTopic, record.key(), record.value(),
                             record.headers(), rejected.rejection(), record.topic(), record.partition(), record.offset())));
@@ -113,10 +116,16 @@ final class ReplayRun {
                 }
             }
             if (!batch.isEmpty()) {
-                ApplyResult result = applier.apply(batch);
+                BatchWriter.Written<Replayed> written = applier.writeEach(batch, r -> r.accepted().update(),
+                        r -> r.accepted().occurredAt());
+                ApplyResult result = written.result();
                 int moved = result.insertedCases().size() + result.advancedCases().size();
                 applied += moved;
-                unchanged += batch.size() - moved;
+                unchanged += batch.size() - moved - written.refused().size();
+                for (BatchIsolation.Refused<Replayed> refused : written.refused()) {
+                    sent.add(deadLetters.send(refusedDeadLetter(refused)));
+                    deadLettered++;
+                }
             }
             awaitAcknowledgements(sent);
             commitPositions(records);
@@ -125,6 +134,21 @@ final class ReplayRun {
         }
         progress.finish(read, fraction());
         return new Totals(read, applied, unchanged, deadLettered, List.copyOf(ranges.values()));
+    }
+
+    /** An accepted event and the record it came in, which is dead-lettered if PostgreSQL refuses the event. */
+    private record Replayed(ConsumerRecord<byte[], byte[]> record, Ingested.Accepted accepted) {
+    }
+
+    /** The record of an event PostgreSQL refused, as it was read, with the reason and the SQLSTATE. */
+    private ProducerRecord<byte[], byte[]> refusedDeadLetter(BatchIsolation.Refused<Replayed> refused) {
+        ConsumerRecord<byte[], byte[]> record = refused.item().record();
+        ProducerRecord<byte[], byte[]> letter = DeadLetters.record(deadLetterTopic, record.key(), record.value(),
+                record.headers(), BatchWriter.rejection(refused.item().accepted().update(), refused.rejection()),
+                record.topic(), record.partition(), record.offset());
+        letter.headers().remove(BatchWriter.SQLSTATE_HEADER);
+        letter.headers().add(BatchWriter.SQLSTATE_HEADER, refused.rejection().sqlState().getBytes(StandardCharsets.UTF_8));
+        return letter;
     }
 
     /** A registry outage is transient: retry with backoff rather than dead-letter a good record. */
