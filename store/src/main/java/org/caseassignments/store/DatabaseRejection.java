@@ -34,9 +34,15 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
                     case "54" -> PROGRAM_LIMIT;
                     default -> null;
                 };
-                return reason == null ? Optional.empty() : Optional.of(new DatabaseRejection(reason, state, sql.getMessage()));
+                return reason == null ? Optional.empty()
+                        : Optional.of(new DatabaseRejection(reason, state, oneLine(sql.getMessage())));
             }
         }
         return Optional.empty();
+    }
+
+    /** PostgreSQL adds its detail on a line of its own; a header or a CSV field reads better on one. */
+    private static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 }
