@@ -94,8 +94,12 @@ class ProjectorDatabaseRejectionIntegrationTests {
         assertThat(projector.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
         assertThat(projector.health("readiness")).isEqualTo(Status.UP);
         assertThat(projector.health("projectionSink")).isEqualTo(Status.UP);
-        assertThat(projector.bean(MeterRegistry.class).get("case_assignments.events.dead_lettered")
-                .tag("reason", "DATABASE_INTEGRITY_VIOLATION").counter().count()).isEqualTo(1);
+        MeterRegistry meters = projector.bean(MeterRegistry.class);
+        assertThat(meters.get("case_assignments.events.dead_lettered").tag("reason", "DATABASE_INTEGRITY_VIOLATION")
+                .counter().count()).isEqualTo(1);
+        // and the lag from each written event's occurred_at to its commit is measured
+        assertThat(meters.get("case_assignments.lag.end_to_end").timer().count()).isGreaterThanOrEqualTo(3);
+        assertThat(meters.get("case_assignments.pending.cases").gauge().value()).isZero();
     }
 
     private String worker(UUID caseId) {
