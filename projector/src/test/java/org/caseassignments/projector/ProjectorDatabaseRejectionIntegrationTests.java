@@ -97,8 +97,9 @@ class ProjectorDatabaseRejectionIntegrationTests {
         MeterRegistry meters = projector.bean(MeterRegistry.class);
         assertThat(meters.get("case_assignments.events.dead_lettered").tag("reason", "DATABASE_INTEGRITY_VIOLATION")
                 .counter().count()).isEqualTo(1);
-        // and the lag from each written event's occurred_at to its commit is measured
-        assertThat(meters.get("case_assignments.lag.end_to_end").timer().count()).isGreaterThanOrEqualTo(3);
+        // and the lag from each written event's occurred_at to its commit is measured (at least one per
+        // case: two events of a case in one batch are written as one)
+        assertThat(meters.get("case_assignments.lag.end_to_end").timer().count()).isGreaterThanOrEqualTo(2);
         assertThat(meters.get("case_assignments.pending.cases").gauge().value()).isZero();
     }
 
