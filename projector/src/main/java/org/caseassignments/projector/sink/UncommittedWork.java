@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -74,6 +75,7 @@ public final class UncommittedWork {
             if (since == 0) {
                 forget(this);
             } else {
+                uncommittedCloses.increment();
                 takenSince = since;
                 flushedSince = 0;
                 pendingCases = 0;
@@ -90,11 +92,16 @@ public final class UncommittedWork {
     private final MeterRegistry registry;
     private final Duration forgetClosedAfter;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+    private final Counter uncommittedCloses;
 
     public UncommittedWork(Clock clock, MeterRegistry registry, Duration forgetClosedAfter) {
         this.clock = clock;
         this.registry = registry;
         this.forgetClosedAfter = forgetClosedAfter;
+        this.uncommittedCloses = Counter.builder("case_assignments.commit.failures")
+                .description("Task instances closed with events whose offsets never committed (a failed commit, a "
+                        + "crashed or replaced stream thread, a lost partition): they are read again")
+                .register(registry);
     }
 
     /** The task's record, taking over the age a previous instance of the task left unconfirmed. */

@@ -61,8 +61,9 @@ class UncommittedWorkTests {
         again.taken(3);
         clock.advance(Duration.ofSeconds(31));
 
-        // Then it is as old as the first event it never committed
+        // Then it is as old as the first event it never committed, and the failed commit is counted
         assertThat(work.stalled(BOUND)).extracting(UncommittedWork.Stalled::age).containsExactly(Duration.ofSeconds(121));
+        assertThat(registry.get("case_assignments.commit.failures").counter().count()).isEqualTo(1);
     }
 
     @Test
@@ -80,6 +81,7 @@ class UncommittedWorkTests {
 
         assertThat(work.stalled(BOUND)).isEmpty();
         assertThat(registry.find("case_assignments.pending.cases").gauges()).isEmpty();
+        assertThat(registry.get("case_assignments.commit.failures").counter().count()).as("only the moved one").isEqualTo(1);
     }
 
     private static final class MutableClock extends Clock {
