@@ -42,15 +42,14 @@ final class CommitHealthIndicator implements HealthIndicator {
         }
         UncommittedWork.Stalled oldest = stalled.get(0);
         String reason = "task " + oldest.task() + " has not committed its input for " + oldest.age().toSeconds()
-                + " s (bound " + bound.toSeconds() + " s): its oldest uncommitted event was taken at " + oldest.since()
-                + (oldest.open() ? "" : "; the task was closed since, and is read again from its last commit");
+                + " s (bound " + bound.toSeconds() + " s): its oldest uncommitted event was taken at " + oldest.since();
         if (!down) {
             down = true;
             log.warn("Not ready: {}", reason);
         }
         Map<String, Object> tasks = new LinkedHashMap<>();
         stalled.forEach(s -> tasks.put(s.task(), Map.of("uncommittedSince", s.since().toString(),
-                "seconds", s.age().toSeconds(), "open", s.open())));
+                "seconds", s.age().toSeconds())));
         return Health.down().withDetail("reason", reason).withDetail("maxCommitDelay", bound.toString())
                 .withDetail("stalledTasks", tasks).build();
     }

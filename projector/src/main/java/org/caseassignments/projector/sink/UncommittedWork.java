@@ -85,7 +85,7 @@ public final class UncommittedWork {
     }
 
     /** A task whose oldest uncommitted event is older than the bound. */
-    record Stalled(String task, Instant since, Duration age, boolean open) {
+    record Stalled(String task, Instant since, Duration age) {
     }
 
     private final Clock clock;
@@ -128,7 +128,7 @@ public final class UncommittedWork {
         task.closed();
     }
 
-    /** Tasks whose oldest uncommitted event waited longer than {@code bound}, oldest first. */
+    /** Open tasks whose oldest uncommitted event waited longer than {@code bound}, oldest first. */
     List<Stalled> stalled(Duration bound) {
         long now = clock.millis();
         List<Stalled> stalled = new ArrayList<>();
@@ -138,9 +138,9 @@ public final class UncommittedWork {
                 continue;
             }
             long since = task.since();
-            if (since != 0 && now - since > bound.toMillis()) {
-                stalled.add(new Stalled(task.id, Instant.ofEpochMilli(since), Duration.ofMillis(now - since),
-                        task.closedAt == 0));
+            // A closed task counts again once it is reopened: its partitions may have gone to another instance.
+            if (task.closedAt == 0 && since != 0 && now - since > bound.toMillis()) {
+                stalled.add(new Stalled(task.id, Instant.ofEpochMilli(since), Duration.ofMillis(now - since)));
             }
         }
         stalled.sort(Comparator.comparing(Stalled::since));
