@@ -1,6 +1,6 @@
 package org.caseassignments.projector;
 
-import org.caseassignments.projector.sink.PendingAssignments;
+import org.caseassignments.projector.batch.PendingAssignments;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 

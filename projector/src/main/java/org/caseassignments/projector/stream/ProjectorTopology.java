@@ -12,9 +12,9 @@ import org.apache.kafka.streams.state.Stores;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
-import org.caseassignments.projector.sink.PendingAssignments;
-import org.caseassignments.projector.sink.ProjectionWriter;
-import org.caseassignments.projector.sink.UncommittedWork;
+import org.caseassignments.projector.batch.PendingAssignments;
+import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
 

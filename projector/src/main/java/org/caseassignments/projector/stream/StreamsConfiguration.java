@@ -9,9 +9,9 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
-import org.caseassignments.projector.sink.PendingAssignments;
-import org.caseassignments.projector.sink.ProjectionWriter;
-import org.caseassignments.projector.sink.UncommittedWork;
+import org.caseassignments.projector.batch.PendingAssignments;
+import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import java.util.List;
 import java.util.Map;

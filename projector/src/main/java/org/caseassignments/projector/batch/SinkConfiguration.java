@@ -1,4 +1,4 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import java.time.Clock;
 

@@ -7,4 +7,4 @@
  * PostgreSQL refuses for their data are set aside and dead-lettered in the same Kafka transaction; and
  * readiness is DOWN while a task cannot commit for longer than the configured bound.
  */
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
