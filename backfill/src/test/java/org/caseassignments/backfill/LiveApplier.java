@@ -22,7 +22,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
-import org.caseassignments.ingest.ProjectionApplier;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
@@ -33,14 +33,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Stands in for the live projector: a real Kafka consumer on its own thread, feeding each polled
- * batch through ingest's {@link CaseEventReader} and {@link ProjectionApplier} (one transaction per
+ * batch through ingest's {@link CaseEventReader} and {@link BatchWriter} (one transaction per
  * batch, offsets committed after it) — the path the projector takes into the projection.
  */
 public final class LiveApplier implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final CaseEventReader reader = new CaseEventReader(AvroEventCodec.singleObject());
-    private final ProjectionApplier applier;
+    private final BatchWriter applier;
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
@@ -54,7 +54,7 @@ public final class LiveApplier implements AutoCloseable {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.applier = new ProjectionApplier(new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+        this.applier = BatchWriter.once(new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
                 new AssignmentWriter(new JdbcTemplate(dataSource)), new IngestMetrics(new SimpleMeterRegistry(), "projector"));
         List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -76,7 +76,7 @@ public final class LiveApplier implements AutoCloseable {
                     }
                 }
                 if (!batch.isEmpty()) {
-                    applier.apply(batch);
+                    applier.write(batch);
                 }
                 consumer.commitSync();
                 for (TopicPartition partition : records.partitions()) {

@@ -1,5 +1,6 @@
 package org.caseassignments.ingest;
 
+import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -36,12 +37,12 @@ public final class CaseEventReader {
         return keyed(key, decode(value, record -> {
             if (record instanceof CaseCreated created) {
                 return accepted("CaseCreated", created.getEventId(), created.getCaseId(), created.getAssignedWorkerSub(),
-                        created.getSupervisorSub(), 0, created.getJurisdiction());
+                        created.getSupervisorSub(), 0, created.getJurisdiction(), created.getOccurredAt());
             }
             if (record instanceof CaseAssignmentChanged changed) {
                 return accepted("CaseAssignmentChanged", changed.getEventId(), changed.getCaseId(),
                         changed.getAssignedWorkerSub(), changed.getSupervisorSub(), changed.getAssignmentRevision(),
-                        changed.getJurisdiction());
+                        changed.getJurisdiction(), changed.getOccurredAt());
             }
             return unexpected(record, "an input event (expected CaseCreated or CaseAssignmentChanged)");
         }));
@@ -58,7 +59,8 @@ public final class CaseEventReader {
         return keyed(key, decode(value, record -> {
             if (record instanceof CaseAssignment assignment) {
                 return accepted("CaseAssignment", null, assignment.getCaseId(), assignment.getAssignedWorkerSub(),
-                        assignment.getSupervisorSub(), assignment.getAssignmentRevision(), assignment.getJurisdiction());
+                        assignment.getSupervisorSub(), assignment.getAssignmentRevision(), assignment.getJurisdiction(),
+                        null);
             }
             return unexpected(record, "a CaseAssignment");
         }));
@@ -112,7 +114,7 @@ public final class CaseEventReader {
      * rejection. Called for every event: nothing is built for the rejection unless there is one.
      */
     private static Ingested accepted(String type, String eventId, String caseId, String worker, String supervisor,
-                                     long revision, String jurisdiction) {
+                                     long revision, String jurisdiction, Instant occurredAt) {
         if (revision < 0) {
             return rejected(Rejection.NEGATIVE_REVISION, describe(type, eventId) + " for case " + caseId
                     + " has revision " + revision + "; revisions are >= 0");
@@ -135,7 +137,7 @@ public final class CaseEventReader {
                     + Jurisdictions.PATTERN + ")");
         }
         return new Ingested.Accepted(AssignmentUpdate.changed(id, worker, supervisor, revision)
-                .withJurisdiction(jurisdiction), eventId);
+                .withJurisdiction(jurisdiction), eventId, occurredAt);
     }
 
     private static String describe(String type, String eventId) {

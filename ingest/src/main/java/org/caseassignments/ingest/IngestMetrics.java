@@ -25,7 +25,10 @@ public final class IngestMetrics {
     private final Counter entityRowsHealed;
     private final DistributionSummary batchSize;
     private final Timer applyTime;
+    private final Counter writeFailures;
+    private final Timer endToEndLag;
     private final Map<String, Counter> deadLettered = new ConcurrentHashMap<>();
+    private final Map<String, Counter> conflicting = new ConcurrentHashMap<>();
 
     public IngestMetrics(MeterRegistry registry, String source) {
         this.registry = registry;
@@ -46,6 +49,15 @@ public final class IngestMetrics {
                 .tag("source", source).register(registry);
         this.applyTime = Timer.builder("case_assignments.batch.apply")
                 .description("Time to apply one batch in one PostgreSQL transaction")
+                .tag("source", source).register(registry);
+        this.writeFailures = Counter.builder("case_assignments.batch.failures")
+                .description("Attempts to write a batch that failed transiently and were retried or given up; "
+                        + "no offset moves while they last")
+                .tag("source", source).register(registry);
+        this.endToEndLag = Timer.builder("case_assignments.lag.end_to_end")
+                .description("From an event's occurred_at to the commit of the PostgreSQL transaction that wrote it")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(10)).maximumExpectedValue(Duration.ofDays(1))
                 .tag("source", source).register(registry);
     }
 
@@ -70,6 +82,25 @@ public final class IngestMetrics {
     /** An event dropped before the database because a revision at least as high was already seen for its case. */
     public void filtered() {
         skippedByFilter.increment();
+    }
+
+    /** A transient failure of one attempt to write a batch. */
+    public void writeFailed() {
+        writeFailures.increment();
+    }
+
+    /** An event that met another assignment at its revision (stage: batch or database); the first stays. */
+    public void conflicting(String stage) {
+        conflicting.computeIfAbsent(stage, s -> Counter.builder("case_assignments.events.conflicting")
+                .description("Events that claimed a revision their case already had with another assignment; "
+                        + "the first stays (an upstream contract violation)")
+                .tag("source", source).tag("stage", s)
+                .register(registry)).increment();
+    }
+
+    /** One written event's end-to-end lag; negative lags (clock skew) count as zero. */
+    public void endToEndLag(Duration lag) {
+        endToEndLag.record(lag.isNegative() ? Duration.ZERO : lag);
     }
 
     public void deadLettered(Rejection rejection) {

@@ -5,7 +5,6 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
-import org.caseassignments.ingest.ProjectionApplier;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
 import org.caseassignments.schemas.serde.SerdeSettings;
@@ -15,7 +14,6 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /** The ingest path both stages share: the topic catalogue, the reader, the guarded writer and the meters. */
 @Configuration(proxyBeanMethods = false)
@@ -45,11 +43,6 @@ class ProjectionConfiguration {
     @Bean
     AssignmentWriter assignmentWriter(JdbcTemplate jdbc) {
         return new AssignmentWriter(jdbc);
-    }
-
-    @Bean
-    ProjectionApplier projectionApplier(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics) {
-        return new ProjectionApplier(transaction, writer, metrics);
     }
 
     private static Map<String, Object> serdeConfig(ProjectorProperties properties, KafkaProperties kafka) {

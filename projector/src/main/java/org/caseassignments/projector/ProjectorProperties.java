@@ -23,6 +23,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param publishAssignments also publish every forward change to the compacted {@code case.assignments} topic
  * @param streams            the Kafka Streams application
  * @param sink               the PostgreSQL stage
+ * @param health             what readiness checks
  */
 @ConfigurationProperties("projector")
 public record ProjectorProperties(@DefaultValue("case-assignments-projector") String applicationId,
@@ -31,7 +32,8 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                                   String registryUrl,
                                   @DefaultValue("false") boolean publishAssignments,
                                   @DefaultValue Streams streams,
-                                  @DefaultValue Sink sink) {
+                                  @DefaultValue Sink sink,
+                                  @DefaultValue Health health) {
 
     /**
      * @param maxMessageBytes the largest record of these topics: the {@code max.message.bytes} of the topics the
@@ -70,6 +72,12 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                        @DefaultValue("500ms") Duration quietAfter,
                        @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue Retry retry) {
+    }
+
+    /**
+     * @param maxCommitDelay readiness is DOWN while a task holds events it has not committed for longer than this
+     */
+    public record Health(@DefaultValue("2m") Duration maxCommitDelay) {
     }
 
     /** Exponential backoff between attempts to apply a failed batch; it never gives up. */

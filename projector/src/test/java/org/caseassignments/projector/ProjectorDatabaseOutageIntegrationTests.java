@@ -22,12 +22,16 @@ import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescripto
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** PostgreSQL refusing connections: the projector retries, reports DOWN, commits no offset, and resumes by itself. */
+/**
+ * PostgreSQL refusing connections: the projector retries, reports DOWN, commits no offset, is not ready
+ * once a task could not commit for longer than the bound, and resumes (and is ready again) by itself.
+ */
 class ProjectorDatabaseOutageIntegrationTests {
 
     private static final TestDatabase DB = TestDatabase.migrated();
     private static final ProjectorTopics TOPICS = ProjectorTopics.unique(3).createEvents();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration COMMIT_BOUND = Duration.ofSeconds(3);
 
     private static ProjectorInstance projector;
     private static String group;
@@ -40,6 +44,7 @@ class ProjectorDatabaseOutageIntegrationTests {
         group = applicationId;
         Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, applicationId);
         properties.put("spring.datasource.hikari.connection-timeout", "500");
+        properties.put("projector.health.max-commit-delay", COMMIT_BOUND.toMillis() + "ms");
         projector = ProjectorInstance.start(properties);
     }
 
@@ -61,6 +66,7 @@ class ProjectorDatabaseOutageIntegrationTests {
             await().atMost(TIMEOUT).until(() -> KafkaOffsets.caughtUp(group, TOPICS.events(), 3)
                     && !KafkaOffsets.committed(group, TOPICS.events()).isEmpty());
             Map<Integer, Long> committedBefore = KafkaOffsets.committed(group, TOPICS.events());
+            assertThat(projector.health("readiness")).isEqualTo(Status.UP);
 
             // When PostgreSQL refuses every new connection to the database and drops the open ones
             refuseConnections(admin, true);
@@ -74,6 +80,11 @@ class ProjectorDatabaseOutageIntegrationTests {
                 assertThat(failedAttempts()).isGreaterThanOrEqualTo(3);
             });
             assertThat(projector.health()).isEqualTo(Status.DOWN);
+            // and once a task has held uncommitted events for longer than the bound, it is not ready, saying why
+            await().atMost(TIMEOUT).untilAsserted(() -> {
+                assertThat(projector.health("readiness")).isEqualTo(Status.DOWN);
+                assertThat(commitsDetail("reason")).asString().contains("has not committed its input");
+            });
             Map<Integer, Long> end = KafkaOffsets.end(TOPICS.events(), 3);
             assertThat(end.values().stream().mapToLong(Long::longValue).sum())
                     .isGreaterThan(committedBefore.values().stream().mapToLong(Long::longValue).sum());
@@ -87,6 +98,7 @@ class ProjectorDatabaseOutageIntegrationTests {
                 "SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class, during)).isEqualTo(1L));
         await().atMost(TIMEOUT).untilAsserted(() -> {
             assertThat(projector.health("projectionSink")).isEqualTo(Status.UP);
+            assertThat(projector.health("readiness")).isEqualTo(Status.UP);
             assertThat(KafkaOffsets.caughtUp(group, TOPICS.events(), 3)).isTrue();
         });
     }
@@ -99,6 +111,11 @@ class ProjectorDatabaseOutageIntegrationTests {
                         + DB.name() + "'");
             }
         }
+    }
+
+    private static Object commitsDetail(String name) {
+        var health = (IndicatedHealthDescriptor) projector.bean(HealthEndpoint.class).healthForPath("projectionCommits");
+        return health.getDetails().get(name);
     }
 
     private static int failedAttempts() {

@@ -1,6 +1,6 @@
 package org.caseassignments.projector;
 
-import org.caseassignments.projector.sink.PendingAssignments;
+import org.caseassignments.projector.batch.PendingAssignments;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 
@@ -27,11 +27,12 @@ final class ProjectorHaltingAfterFirstWrite {
                     return bean;
                 }
                 return (PendingAssignments.Flusher) (updates, events) -> {
-                    flusher.apply(updates, events);
+                    var refused = flusher.apply(updates, events);
                     System.out.printf("halting after a committed batch of %d events (%d cases)%n", events,
                             updates.size());
                     System.out.flush();
                     Runtime.getRuntime().halt(HALTED);
+                    return refused;
                 };
             }
         }));

@@ -1,5 +1,6 @@
 package org.caseassignments.store;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -24,6 +25,9 @@ public record ApplyResult(int proposed, List<UUID> insertedCases, List<UUID> adv
                           int placementsUpdated, int kinshipOptionsUpdated, int entityRowsHealed,
                           Map<UUID, Outcome> outcomes) {
 
+    /** Nothing proposed, nothing changed. */
+    public static final ApplyResult NONE = new ApplyResult(0, List.of(), List.of(), 0, 0, 0, Map.of());
+
     public ApplyResult {
         outcomes = Collections.unmodifiableMap(new LinkedHashMap<>(outcomes));
     }
@@ -32,6 +36,18 @@ public record ApplyResult(int proposed, List<UUID> insertedCases, List<UUID> adv
     public ApplyResult(int proposed, List<UUID> insertedCases, List<UUID> advancedCases,
                        int placementsUpdated, int kinshipOptionsUpdated, int entityRowsHealed) {
         this(proposed, insertedCases, advancedCases, placementsUpdated, kinshipOptionsUpdated, entityRowsHealed, Map.of());
+    }
+
+    /** Both results as one: for a batch written in several transactions. */
+    public ApplyResult plus(ApplyResult other) {
+        List<UUID> inserted = new ArrayList<>(insertedCases);
+        inserted.addAll(other.insertedCases);
+        List<UUID> advanced = new ArrayList<>(advancedCases);
+        advanced.addAll(other.advancedCases);
+        Map<UUID, Outcome> both = new LinkedHashMap<>(outcomes);
+        both.putAll(other.outcomes);
+        return new ApplyResult(proposed + other.proposed, inserted, advanced, placementsUpdated + other.placementsUpdated,
+                kinshipOptionsUpdated + other.kinshipOptionsUpdated, entityRowsHealed + other.entityRowsHealed, both);
     }
 
     /** Updates that changed nothing: stale, duplicate, or already current. */

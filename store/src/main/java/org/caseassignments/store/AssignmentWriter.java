@@ -45,7 +45,10 @@ public class AssignmentWriter {
                        OR (prior.assignment_revision = u.revision
                            AND ((prior.assigned_worker_sub, prior.supervisor_sub) IS DISTINCT FROM (u.worker, u.supervisor)
                                 OR (u.jurisdiction IS NOT NULL AND u.jurisdiction IS DISTINCT FROM prior.jurisdiction)))
-                           AS may_change
+                           AS may_change,
+                       prior.assignment_revision = u.revision
+                       AND (prior.assigned_worker_sub, prior.supervisor_sub) IS DISTINCT FROM (u.worker, u.supervisor)
+                           AS other_pair
                   FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY
                        AS u(case_id, worker, supervisor, revision, jurisdiction, position)
                   LEFT JOIN LATERAL (SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision,
@@ -68,7 +71,7 @@ public class AssignmentWriter {
                        updated_at          = now()
                  WHERE %s
                 RETURNING case_id, (xmax = 0) AS inserted)
-            SELECT b.case_id, b.prior_revision, w.inserted
+            SELECT b.case_id, b.prior_revision, b.other_pair, w.inserted
               FROM batch b LEFT JOIN written w ON w.case_id = b.case_id
             """;
 
@@ -133,13 +136,13 @@ public class AssignmentWriter {
     }
 
     /**
-     * Applies a batch under its guard: reduces to the highest revision per case, upserts the
+     * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
      * projection rows in case-id order, then brings the entity rows of the moved cases along.
      * All updates of one call must share one guard. The result tells each case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
         if (updates.isEmpty()) {
-            return new ApplyResult(0, List.of(), List.of(), 0, 0, 0, Map.of());
+            return ApplyResult.NONE;
         }
         Guard guard = updates.get(0).guard();
         for (AssignmentUpdate update : updates) {
@@ -162,10 +165,13 @@ public class AssignmentWriter {
                         UUID caseId = rs.getObject("case_id", UUID.class);
                         long priorRevision = rs.getLong("prior_revision");
                         boolean existed = !rs.wasNull();
+                        boolean otherPair = rs.getBoolean("other_pair");
                         boolean insertedNow = rs.getBoolean("inserted");
                         boolean written = !rs.wasNull();
                         boolean sameRevision = existed && priorRevision == byCase.get(caseId).revision();
-                        Outcome outcome = !written ? (sameRevision ? Outcome.UNCHANGED : Outcome.SKIPPED_OLDER)
+                        Outcome outcome = !written ? (!sameRevision ? Outcome.SKIPPED_OLDER
+                                        : otherPair && guard == Guard.STRICTLY_NEWER ? Outcome.CONFLICTING
+                                        : Outcome.UNCHANGED)
                                 : insertedNow ? Outcome.INSERTED
                                 : sameRevision ? Outcome.CONVERGED : Outcome.ADVANCED;
                         outcomes.put(caseId, outcome);

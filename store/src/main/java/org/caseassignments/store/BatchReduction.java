@@ -5,37 +5,59 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
- * Keeps only the highest revision per case in a batch. Applying the survivors with the guard gives
- * the same result as applying every update one by one in any order, because the guard keeps only
- * the highest revision anyway. On a tie the later update wins, as it would sequentially under the
- * converge guard (under the strictly-newer guard a tie does not occur between distinct upstream writes).
+ * Keeps one update per case in a batch, by the rule the guard applies row by row, so applying the
+ * survivors gives the same result as applying every update one by one in order, whatever the batching:
+ * the higher revision wins; at an equal revision the first update stays under the strictly-newer guard
+ * (events: a second event at a revision already taken changes nothing) and the later one wins under the
+ * converge guard (snapshot rows: the later row converges the values).
  */
 public final class BatchReduction {
 
     private BatchReduction() {
     }
 
-    /**
-     * Of two updates of one case, the one to keep: the higher revision, or on a tie the later one. For
-     * callers that gather updates by case themselves, so every reduction follows this one rule.
-     */
-    public static AssignmentUpdate higherOrLater(AssignmentUpdate kept, AssignmentUpdate candidate) {
-        return candidateWins(kept.revision(), candidate.revision()) ? candidate : kept;
+    /** Of two updates of one case, the one to keep; {@code candidate} came after {@code kept}. */
+    public static AssignmentUpdate keep(AssignmentUpdate kept, AssignmentUpdate candidate) {
+        return candidateWins(candidate.guard(), kept.revision(), candidate.revision()) ? candidate : kept;
     }
 
     /** The same rule on the revisions alone, for callers that keep the kept update's revision at hand. */
-    public static boolean candidateWins(long keptRevision, long candidateRevision) {
-        return candidateRevision >= keptRevision;
+    public static boolean candidateWins(Guard guard, long keptRevision, long candidateRevision) {
+        return candidateRevision > keptRevision
+                || candidateRevision == keptRevision && guard == Guard.NEWER_OR_CONVERGE;
+    }
+
+    /**
+     * Whether the two updates of one case claim one revision with different assignments under the
+     * strictly-newer guard: an upstream contract violation, where the first stays ({@link Outcome#CONFLICTING}).
+     */
+    public static boolean conflicting(AssignmentUpdate kept, AssignmentUpdate candidate) {
+        return candidate.guard() == Guard.STRICTLY_NEWER && kept.revision() == candidate.revision()
+                && !(Objects.equals(kept.assignedWorkerSub(), candidate.assignedWorkerSub())
+                     && Objects.equals(kept.supervisorSub(), candidate.supervisorSub()));
     }
 
     /** The survivors, sorted by case id: every writer locks projection rows in this one order. */
     public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates) {
+        return highestRevisionPerCase(updates, conflict -> { });
+    }
+
+    /** As {@link #highestRevisionPerCase(List)}, telling {@code conflicts} each update dropped as {@link #conflicting}. */
+    public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates,
+                                                                Consumer<AssignmentUpdate> conflicts) {
         Map<UUID, AssignmentUpdate> byCase = new LinkedHashMap<>();
         for (AssignmentUpdate update : updates) {
-            byCase.merge(update.caseId(), update, BatchReduction::higherOrLater);
+            byCase.merge(update.caseId(), update, (kept, candidate) -> {
+                if (conflicting(kept, candidate)) {
+                    conflicts.accept(candidate);
+                }
+                return keep(kept, candidate);
+            });
         }
         List<AssignmentUpdate> survivors = new ArrayList<>(byCase.values());
         survivors.sort(Comparator.comparing(AssignmentUpdate::caseId));

@@ -18,6 +18,13 @@ public enum Outcome {
     /** Same revision and nothing to do: the same pair, or an equal revision under the strictly-newer guard. */
     UNCHANGED,
 
+    /**
+     * Same revision, another pair, and the stored pair stays (strictly-newer guard): two events claim one
+     * revision of the case with different assignments, which upstream must never do. The first one written
+     * stays, whatever the batching.
+     */
+    CONFLICTING,
+
     /** The stored revision is greater: the update is older and changed nothing. */
     SKIPPED_OLDER
 }

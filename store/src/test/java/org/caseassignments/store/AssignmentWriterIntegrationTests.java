@@ -140,10 +140,12 @@ class AssignmentWriterIntegrationTests {
         writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-4", "s-4", 4)));
 
         ApplyResult strict = writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-other", "s-4", 4)));
+        ApplyResult same = writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-4", "s-4", 4)));
         ApplyResult converge = writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-truth", "s-4", 4)));
         ApplyResult older = writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-old", "s-4", 3)));
 
-        assertThat(strict.unchanged()).isEqualTo(1);
+        assertThat(strict.outcomes()).containsExactly(Map.entry(caseId, Outcome.CONFLICTING));
+        assertThat(same.outcomes()).containsExactly(Map.entry(caseId, Outcome.UNCHANGED));
         assertThat(converge.advancedCases()).containsExactly(caseId);
         assertThat(older.unchanged()).isEqualTo(1);
         assertThat(projection(caseId)).containsEntry("assigned_worker_sub", "w-truth").containsEntry("assignment_revision", 4L);
@@ -158,7 +160,7 @@ class AssignmentWriterIntegrationTests {
         UUID placeholder = Rows.assignment(UUID.randomUUID()).placeholder().insert(jdbc);
         UUID absent = UUID.randomUUID();
 
-        // When one batch proposes an equal, a lower and a higher revision, a creation over the placeholder, and a new case
+        // When one batch proposes an equal revision with another pair, a lower and a higher revision, a creation over the placeholder, and a new case
         ApplyResult result = writer.apply(List.of(
                 AssignmentUpdate.changed(equal, "w-x", "s-x", 4),
                 AssignmentUpdate.changed(older, "w-x", "s-x", 3),
@@ -168,7 +170,7 @@ class AssignmentWriterIntegrationTests {
 
         // Then
         assertThat(result.outcomes()).containsOnly(
-                Map.entry(equal, Outcome.UNCHANGED), Map.entry(older, Outcome.SKIPPED_OLDER),
+                Map.entry(equal, Outcome.CONFLICTING), Map.entry(older, Outcome.SKIPPED_OLDER),
                 Map.entry(newer, Outcome.ADVANCED), Map.entry(placeholder, Outcome.ADVANCED),
                 Map.entry(absent, Outcome.INSERTED));
         assertThat(List.copyOf(result.outcomes().keySet())).isSorted();

@@ -43,4 +43,17 @@ class BatchReductionTests {
 
         assertThat(survivors).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("new");
     }
+
+    @Test
+    void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondAsAConflict() {
+        List<AssignmentUpdate> conflicts = new java.util.ArrayList<>();
+
+        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(List.of(
+                AssignmentUpdate.changed(A, "first", "s", 4),
+                AssignmentUpdate.changed(A, "second", "s", 4),
+                AssignmentUpdate.changed(A, "first", "s", 4)), conflicts::add);
+
+        assertThat(survivors).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first");
+        assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");
+    }
 }

@@ -3,6 +3,7 @@ package org.caseassignments.backfill.assignments;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,8 +21,9 @@ import org.caseassignments.backfill.snapshot.SnapshotRow;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
 import org.caseassignments.store.ApplyResult;
-import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.DatabaseRejection;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
@@ -49,14 +51,20 @@ final class SnapshotLoad {
     record Result(Stop stop, Tally tally, long lastLine, String failure, long readThisRun) {
     }
 
-    /** A batch handed to a writer, with where the source and the read counts stood at its end. */
-    private record Batch(long number, int rows, long lastLine, long recordsDone, long rejectsBytes, long read,
-                         long rejected, boolean last, Future<ApplyResult> applying) {
+    /**
+     * A batch handed to a writer, with where the source and the read counts stood at its end, and its bad
+     * rows: they are written to the rejects file with the rows PostgreSQL refuses once the batch committed,
+     * so the file, like the checkpoint, holds committed batches only.
+     */
+    private record Batch(long number, int rows, long lastLine, long recordsDone, long read, List<BadRow> badRows,
+                         boolean last, Future<BatchIsolation.Isolated<SnapshotRow>> applying) {
     }
 
     private final AssignmentWriter writer;
     private final TransactionTemplate transaction;
     private final Settings settings;
+    /** Rows PostgreSQL refused so far, in committed batches: they count towards {@code --max-errors} too. */
+    private long refusedByDatabase;
 
     SnapshotLoad(AssignmentWriter writer, TransactionTemplate transaction, Settings settings) {
         this.writer = writer;
@@ -94,10 +102,11 @@ final class SnapshotLoad {
         Stop stop = null;
         String failure = null;
         while (stop == null) {
-            List<AssignmentUpdate> updates = new ArrayList<>(settings.batchSize());
+            List<SnapshotRow> rows = new ArrayList<>(settings.batchSize());
+            List<BadRow> badRows = new ArrayList<>();
             boolean end = false;
             try {
-                while (updates.size() < settings.batchSize() && stop == null) {
+                while (rows.size() < settings.batchSize() && stop == null) {
                     SnapshotRecord record = source.next();
                     if (record == null) {
                         end = true;
@@ -106,13 +115,14 @@ final class SnapshotLoad {
                     read++;
                     lastLine = record.line();
                     if (record instanceof SnapshotRow row) {
-                        updates.add(row.toUpdate());
+                        rows.add(row);
                     } else {
-                        rejects.write((BadRow) record);
+                        badRows.add((BadRow) record);
                         rejected++;
-                        if (settings.maxErrors() >= 0 && rejected > settings.maxErrors()) {
+                        if (settings.maxErrors() >= 0 && rejected + refusedByDatabase > settings.maxErrors()) {
                             stop = Stop.MAX_ERRORS;
-                            failure = rejected + " rejected rows exceed --max-errors " + settings.maxErrors();
+                            failure = (rejected + refusedByDatabase) + " rejected rows exceed --max-errors "
+                                    + settings.maxErrors();
                         }
                     }
                 }
@@ -128,7 +138,7 @@ final class SnapshotLoad {
             if (stop == null && settings.maxBatches() > 0 && batchesThisRun >= settings.maxBatches()) {
                 stop = Stop.MAX_BATCHES;
             }
-            var cases = updates.stream().map(AssignmentUpdate::caseId).toList();
+            var cases = rows.stream().map(SnapshotRow::caseId).toList();
             while (window.mustWait(cases)) {
                 Batch oldest = window.removeOldest();
                 String refused = complete(oldest, committed, source, rejects);
@@ -137,11 +147,11 @@ final class SnapshotLoad {
                 }
                 committedLine = oldest.lastLine();
             }
-            Future<ApplyResult> applying = updates.isEmpty()
+            Future<BatchIsolation.Isolated<SnapshotRow>> applying = rows.isEmpty()
                     ? CompletableFuture.completedFuture(null)
-                    : writers.submit(() -> apply(updates));
-            window.add(cases, new Batch(batches, updates.size(), lastLine, source.recordsRead(), rejects.flush(), read,
-                    rejected, stop == Stop.END, applying));
+                    : writers.submit(() -> apply(rows));
+            window.add(cases, new Batch(batches, rows.size(), lastLine, source.recordsRead(), read, badRows,
+                    stop == Stop.END, applying));
             progress.update(read, source.fractionDone(), "line " + lastLine);
         }
         while (!window.isEmpty()) {
@@ -162,7 +172,7 @@ final class SnapshotLoad {
      * @return null, or why the database refused the batch (nothing of it was applied)
      */
     private String complete(Batch batch, Tally committed, SnapshotSource source, RejectsFile rejects) {
-        ApplyResult result;
+        BatchIsolation.Isolated<SnapshotRow> result;
         try {
             result = batch.applying().get();
         } catch (InterruptedException e) {
@@ -176,17 +186,36 @@ final class SnapshotLoad {
             }
             throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
         }
+        List<BadRow> bad = new ArrayList<>(batch.badRows());
         if (result != null) {
-            committed.add(batch.rows(), result);
+            committed.add(batch.rows() - result.refused().size(), result.result());
+            result.refused().forEach(refused -> bad.add(refusedRow(refused)));
+            refusedByDatabase += result.refused().size();
         }
+        bad.sort(Comparator.comparingLong(BadRow::line));
+        bad.forEach(rejects::write);
         committed.read = batch.read();
-        committed.rejected = batch.rejected();
+        committed.rejected += bad.size();
+        long rejectsBytes = rejects.flush();
         if (settings.checkpoint() != null) {
             new Checkpoint(source.identity(), batch.recordsDone(), batch.lastLine(), rejects.path().toString(),
-                    batch.rejectsBytes(), batch.number(), committed, batch.last(), Instant.now().toString())
+                    rejectsBytes, batch.number(), committed, batch.last(), Instant.now().toString())
                     .write(settings.checkpoint());
         }
         return null;
+    }
+
+    /** A row PostgreSQL refused, for the rejects file: the reason names the SQLSTATE class. */
+    private static BadRow refusedRow(BatchIsolation.Refused<SnapshotRow> refused) {
+        SnapshotRow row = refused.item();
+        DatabaseRejection rejection = refused.rejection();
+        return new BadRow(row.line(), rejection.reason(), "PostgreSQL refused the row (SQLSTATE " + rejection.sqlState()
+                + "): " + rejection.message(), String.join(",", row.caseId().toString(),
+                nullToEmpty(row.assignedWorkerSub()), nullToEmpty(row.supervisorSub()), Long.toString(row.revision())));
+    }
+
+    private static String nullToEmpty(String value) {
+        return value == null ? "" : value;
     }
 
     /** Lets the batches still being written finish (they commit or roll back on their own), then reports. */
@@ -205,14 +234,15 @@ final class SnapshotLoad {
         return new Result(Stop.DATABASE_FAILED, committed, committedLine, refused, committed.read - readBefore);
     }
 
-    private ApplyResult apply(List<AssignmentUpdate> updates) {
-        return transaction.execute(status -> {
+    /** One transaction, or, when PostgreSQL refuses rows of the batch, one per bisected part ({@link BatchIsolation}). */
+    private BatchIsolation.Isolated<SnapshotRow> apply(List<SnapshotRow> rows) {
+        return BatchIsolation.apply(rows, SnapshotRow::toUpdate, updates -> transaction.execute(status -> {
             ApplyResult result = writer.apply(updates);
             if (settings.dryRun()) {
                 status.setRollbackOnly();
             }
             return result;
-        });
+        }));
     }
 
     private static void awaitQuietly(ExecutorService writers) {

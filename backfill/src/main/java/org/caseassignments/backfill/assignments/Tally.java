@@ -22,6 +22,7 @@ final class Tally {
     long rejected;
     long entityRowsUpdated;
 
+    /** @param rows the batch's rows PostgreSQL did not refuse (refused rows count as rejected) */
     void add(int rows, ApplyResult result) {
         Map<Outcome, Integer> counts = result.outcomeCounts();
         inserted += counts.get(Outcome.INSERTED);
@@ -29,7 +30,8 @@ final class Tally {
         converged += counts.get(Outcome.CONVERGED);
         unchanged += counts.get(Outcome.UNCHANGED);
         skippedOlder += counts.get(Outcome.SKIPPED_OLDER);
-        superseded += rows - result.proposed();
+        // Per case, not per proposal: a batch bisected around a row PostgreSQL refused may propose a case twice.
+        superseded += rows - result.outcomes().size();
         entityRowsUpdated += result.entityRowsUpdated();
     }
 }

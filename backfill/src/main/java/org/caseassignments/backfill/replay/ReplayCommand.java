@@ -25,7 +25,7 @@ import org.caseassignments.backfill.Report;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
-import org.caseassignments.ingest.ProjectionApplier;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
 import org.caseassignments.schemas.serde.SerdeSettings;
@@ -85,13 +85,13 @@ class ReplayCommand implements Callable<Integer> {
 
     private final KafkaProperties kafka;
     private final ReplayProperties properties;
-    private final ProjectionApplier applier;
+    private final BatchWriter applier;
 
     ReplayCommand(KafkaProperties kafka, ReplayProperties properties, AssignmentWriter writer,
                   PlatformTransactionManager transactions) {
         this.kafka = kafka;
         this.properties = properties;
-        this.applier = new ProjectionApplier(new TransactionTemplate(transactions), writer,
+        this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer,
                 new IngestMetrics(new SimpleMeterRegistry(), "replay"));
     }
 

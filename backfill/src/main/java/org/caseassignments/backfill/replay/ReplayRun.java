@@ -23,20 +23,21 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Ingested;
-import org.caseassignments.ingest.ProjectionApplier;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
-import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchIsolation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One replay: positions each partition, then polls, decodes, dead-letters and applies batch by
  * batch until every partition reached the end offset captured at the start. Per batch the order is:
- * apply in one transaction, wait for the dead-letter acknowledgements, then commit the offsets.
+ * apply in one transaction (events PostgreSQL refuses are set aside and dead-lettered like bad input),
+ * wait for the dead-letter acknowledgements, then commit the offsets.
  */
 final class ReplayRun {
 
@@ -53,7 +54,7 @@ final class ReplayRun {
     private final String deadLetterTopic;
     private final int maxMessageBytes;
     private final CaseEventReader reader;
-    private final ProjectionApplier applier;
+    private final BatchWriter applier;
     private final Map<TopicPartition, PartitionRange> ranges = new LinkedHashMap<>();
     private long read;
     private long applied;
@@ -62,7 +63,7 @@ final class ReplayRun {
 
     /** @param maxMessageBytes the size a dead letter is cut to, the dead-letter producer's {@code max.request.size} */
     ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
-              int maxMessageBytes, CaseEventReader reader, ProjectionApplier applier) {
+              int maxMessageBytes, CaseEventReader reader, BatchWriter applier) {
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.deadLetterTopic = deadLetterTopic;
@@ -101,7 +102,7 @@ final class ReplayRun {
     Totals run(Progress progress) throws InterruptedException {
         while (ranges.values().stream().anyMatch(r -> !r.done())) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-            List<AssignmentUpdate> batch = new ArrayList<>();
+            List<Replayed> batch = new ArrayList<>();
             List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 PartitionRange range = ranges.get(new TopicPartition(record.topic(), record.partition()));
@@ -111,23 +112,27 @@ final class ReplayRun {
                 read++;
                 Ingested ingested = readWithRetries(record);
                 if (ingested instanceof Ingested.Accepted accepted) {
-                    batch.add(accepted.update());
+                    batch.add(new Replayed(record, accepted));
                 } else if (ingested instanceof Ingested.Rejected rejected) {
-                    DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(),
-                            rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes);
-                    sent.add(deadLetters.send(DeadLetters.record(deadLetterTopic, letter), (written, e) -> {
-                        if (e == null) {
-                            log.warn(DeadLetters.written(written, letter.headers()));
-                        }
-                    }));
+                    sent.add(sendDeadLetter(DeadLetters.letter(record.key(), record.value(), record.headers(),
+                            rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes)));
                     deadLettered++;
                 }
             }
             if (!batch.isEmpty()) {
-                ApplyResult result = applier.apply(batch);
+                BatchWriter.Written<Replayed> written = applier.writeEach(batch, r -> r.accepted().update(),
+                        r -> r.accepted().occurredAt());
+                ApplyResult result = written.result();
                 int moved = result.insertedCases().size() + result.advancedCases().size();
                 applied += moved;
-                unchanged += batch.size() - moved;
+                unchanged += batch.size() - moved - written.refused().size();
+                for (BatchIsolation.Refused<Replayed> refused : written.refused()) {
+                    ConsumerRecord<byte[], byte[]> record = refused.item().record();
+                    sent.add(sendDeadLetter(BatchWriter.refusedLetter(record.key(), record.value(), record.headers(),
+                            refused.item().accepted().update(), refused.rejection(), record.topic(), record.partition(),
+                            record.offset(), maxMessageBytes)));
+                    deadLettered++;
+                }
             }
             awaitAcknowledgements(sent);
             commitPositions(records);
@@ -136,6 +141,19 @@ final class ReplayRun {
         }
         progress.finish(read, fraction());
         return new Totals(read, applied, unchanged, deadLettered, List.copyOf(ranges.values()));
+    }
+
+    /** An accepted event and the record it came in, which is dead-lettered if PostgreSQL refuses the event. */
+    private record Replayed(ConsumerRecord<byte[], byte[]> record, Ingested.Accepted accepted) {
+    }
+
+    /** Sends a dead letter; it is logged once the broker has acknowledged it. */
+    private Future<RecordMetadata> sendDeadLetter(DeadLetters.Letter letter) {
+        return deadLetters.send(DeadLetters.record(deadLetterTopic, letter), (written, e) -> {
+            if (e == null) {
+                log.warn(DeadLetters.written(written, letter.headers()));
+            }
+        });
     }
 
     /** A registry outage is transient: retry with backoff rather than dead-letter a good record. */

@@ -152,6 +152,49 @@ class AssignmentsCommandIntegrationTests {
     }
 
     @Test
+    void shouldRejectRowsPostgresqlRefusesWithTheirLineNumbersAndFinishTheLoad() throws IOException {
+        // Given a database that refuses one value (as PostgreSQL refuses a NUL or a too long string), and a
+        // snapshot where two rows carry it, one beside a row that is bad on its own, in batches of three
+        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT test_reject CHECK (assigned_worker_sub <> 'poison')");
+        try {
+            UUID first = UUID.randomUUID();
+            UUID refused = UUID.randomUUID();
+            UUID middle = UUID.randomUUID();
+            UUID last = UUID.randomUUID();
+            Path snapshot = csv(List.of(
+                    first + ",w-1,s,1",                       // line 2: good
+                    refused + ",poison,s,1",                  // line 3: PostgreSQL refuses it
+                    "not-a-uuid,w,s,1",                       // line 4: bad on its own
+                    middle + ",w-2,s,2",                      // line 5: good
+                    UUID.randomUUID() + ",poison,,7",         // line 6: PostgreSQL refuses it
+                    last + ",w-3,s,3"));                      // line 7: good
+            Path rejects = dir.resolve("rejects.csv");
+            Path checkpoint = dir.resolve("checkpoint.json");
+
+            // When
+            Cli.Run run = cli.run("assignments", "--file", snapshot.toString(), "--batch-size", "3",
+                    "--rejects", rejects.toString(), "--checkpoint", checkpoint.toString());
+
+            // Then the load finishes, every good row is applied, and the refused rows are listed in line order
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(run.out()).containsPattern("read\\s+6\\n").containsPattern("inserted\\s+3\\n")
+                    .containsPattern("superseded within a batch\\s+0\\n").containsPattern("rejected\\s+3\\n");
+            assertThat(Files.readAllLines(rejects)).satisfiesExactly(
+                    header -> assertThat(header).isEqualTo("line,reason,message,record"),
+                    line -> assertThat(line).startsWith("3,DATABASE_INTEGRITY_VIOLATION,").contains("23514", "test_reject",
+                            refused + ",poison,s,1"),
+                    line -> assertThat(line).startsWith("4,INVALID_CASE_ID,"),
+                    line -> assertThat(line).startsWith("6,DATABASE_INTEGRITY_VIOLATION,"));
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id"))
+                    .containsExactlyInAnyOrder(first, middle, last);
+            assertThat(Checkpoint.read(checkpoint).complete()).isTrue();
+            assertThat(Checkpoint.read(checkpoint).rejectsBytes()).isEqualTo(Files.size(rejects));
+        } finally {
+            jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_reject");
+        }
+    }
+
+    @Test
     void shouldReadJsonLinesAndRejectLinesThatAreNotSnapshotRows() throws IOException {
         UUID good = UUID.randomUUID();
         UUID alsoGood = UUID.randomUUID();

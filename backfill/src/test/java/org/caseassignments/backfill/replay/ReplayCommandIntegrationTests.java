@@ -103,6 +103,42 @@ class ReplayCommandIntegrationTests {
     }
 
     @Test
+    void shouldDeadLetterAnEventPostgresqlRefusesApplyTheOthersAndReachTheEndOffsets() {
+        // Given a database that refuses one value, and events of three cases, one of them carrying it
+        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT test_reject CHECK (assigned_worker_sub <> 'poison')");
+        try {
+            UUID refused = UUID.randomUUID();
+            UUID before = UUID.randomUUID();
+            UUID after = UUID.randomUUID();
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(
+                        CaseEvents.created(before).worker("w-before").build(),
+                        CaseEvents.changed(refused, 2).worker("poison").build(),
+                        CaseEvents.created(after).worker("w-after").build()));
+            }
+            String group = "replay-" + UUID.randomUUID();
+
+            // When
+            Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group);
+
+            // Then the replay finishes, the refused event is dead-lettered with the database's reason, the others applied
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(run.out()).containsPattern("dead-lettered to " + deadLetters + "\\s+1\\n");
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactlyInAnyOrder(before, after);
+            List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetters);
+            assertThat(dead).hasSize(1);
+            assertThat(new String(dead.get(0).key(), StandardCharsets.UTF_8)).isEqualTo(refused.toString());
+            assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.REASON)).isEqualTo("DATABASE_INTEGRITY_VIOLATION");
+            assertThat(DeadLetters.header(dead.get(0).headers(), "dlq.sqlstate")).isEqualTo("23514");
+            Map<TopicPartition, Long> written = new HashMap<>(LiveApplier.endOffsets(topic));
+            written.values().removeIf(end -> end == 0);
+            assertThat(committed(group)).isEqualTo(written);
+        } finally {
+            jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_reject");
+        }
+    }
+
+    @Test
     void shouldApplyWhatTheProjectionLacksAndCommitTheEndOffsetsForItsOwnGroup() {
         // Given events the projection never saw
         Map<UUID, Long> highest = publishRandomHistories(40, new Random());
@@ -124,32 +160,43 @@ class ReplayCommandIntegrationTests {
     }
 
     @Test
-    void shouldCommitNoOffsetOfABatchTheDatabaseRefusedAndResumeFromTheLastCommittedOne() {
-        // Given a database that refuses one case's assignment
-        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT test_refuses_poison CHECK (assigned_worker_sub <> 'poison')");
+    void shouldCommitNoOffsetOfABatchTheDatabaseFailedTransientlyAndResumeFromTheLastCommittedOne() {
+        // Given a database that fails one case's write with a serialization failure, a transient error
+        jdbc.execute("""
+                CREATE FUNCTION test_serialization_failure() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.assigned_worker_sub = 'contended' THEN
+                        RAISE EXCEPTION 'could not serialize access' USING ERRCODE = '40001';
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_serialization_failure BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_serialization_failure()""");
         try {
-            UUID poisoned = UUID.randomUUID();
+            UUID contended = UUID.randomUUID();
             try (EventPublisher publisher = new EventPublisher()) {
-                publisher.publishInOrder(topic, List.of(CaseEvents.changed(poisoned, 1).worker("poison").build()));
+                publisher.publishInOrder(topic, List.of(CaseEvents.changed(contended, 1).worker("contended").build()));
             }
             String group = "replay-" + UUID.randomUUID();
 
             // When
-            Cli.Run refused = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group);
+            Cli.Run failed = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group);
 
-            // Then
-            assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
-            assertThat(refused.err()).contains("run again with --resume");
+            // Then it stops without dead-lettering the event or committing its offset
+            assertThat(failed.exit()).as(failed.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(failed.err()).contains("run again with --resume");
             assertThat(committed(group)).isEmpty();
 
             // And once the database accepts it, --resume applies it
-            jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_refuses_poison");
+            jdbc.execute("DROP TRIGGER test_serialization_failure ON case_assignments");
             Cli.Run resumed = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group, "--resume");
             assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.SUCCESS);
             assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?", String.class,
-                    poisoned)).isEqualTo("poison");
+                    contended)).isEqualTo("contended");
         } finally {
-            jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT IF EXISTS test_refuses_poison");
+            jdbc.execute("DROP TRIGGER IF EXISTS test_serialization_failure ON case_assignments");
+            jdbc.execute("DROP FUNCTION IF EXISTS test_serialization_failure()");
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.Set;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
-import org.caseassignments.projector.sink.ProjectionWriter;
+import org.caseassignments.projector.batch.ProjectionWriter;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**

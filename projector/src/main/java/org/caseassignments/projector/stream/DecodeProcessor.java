@@ -1,15 +1,24 @@
 package org.caseassignments.projector.stream;
 
+import java.util.List;
+
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.ProcessorNode;
+import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.Rejection;
-import org.caseassignments.projector.sink.ProjectionWriter;
+import org.caseassignments.projector.batch.PendingAssignments;
+import org.caseassignments.projector.batch.PendingEvent;
+import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.store.BatchIsolation;
 
 /**
  * Decodes and validates one input record, key included. An accepted event goes to the task's
@@ -28,6 +37,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     private final boolean forwardUpdates;
     private final int maxMessageBytes;
     private ProcessorContext<String, Decoded> context;
+    private ProcessorNode<?, ?, ?, ?> node;
 
     DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, ProjectionWriter writer,
                     boolean forwardUpdates, int maxMessageBytes) {
@@ -43,13 +53,21 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     public void init(ProcessorContext<String, Decoded> context) {
         this.context = context;
         writer.init(context);
+        // Kafka Streams initializes each processor as its topology's current node; forwarding the dead letters
+        // of refused events from the store's flush, outside process(), needs that node back (as Kafka Streams'
+        // own caching stores do when they forward on flush).
+        this.node = context instanceof InternalProcessorContext<?, ?> internal ? internal.currentNode() : null;
+        PendingAssignments pending = context.getStateStore(PendingAssignments.NAME);
+        pending.routeRefusedTo(this::deadLetterRefused);
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
         Ingested ingested = retry.call(() -> reader.read(record.key(), record.value()));
         if (ingested instanceof Ingested.Accepted accepted) {
-            writer.add(accepted.update(), record.timestamp());
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            writer.add(new PendingEvent(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
+                    record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
             if (forwardUpdates) {
                 context.forward(record.withKey(accepted.update().caseId().toString())
                         .withValue((Decoded) new Decoded.Update(accepted.update())));
@@ -64,5 +82,36 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
         context.forward(record.withKey((String) null)
                 .withValue((Decoded) new Decoded.DeadLetter(letter.key(), letter.value()))
                 .withHeaders(letter.headers()));
+    }
+
+    /**
+     * Dead-letters the events PostgreSQL refused, called from the pending batch's flush before the task
+     * commits: each goes on as the record it came in, from where it came, so it is sent in the same Kafka
+     * transaction as the input offsets that move past it.
+     */
+    private void deadLetterRefused(List<BatchIsolation.Refused<PendingEvent>> refused) {
+        if (!(context instanceof InternalProcessorContext<?, ?> internal) || node == null) {
+            throw new IllegalStateException("cannot dead-letter " + refused.size() + " events PostgreSQL refused outside "
+                    + "a Kafka Streams task; the batch's offsets stay uncommitted");
+        }
+        ProcessorNode<?, ?, ?, ?> previousNode = internal.currentNode();
+        ProcessorRecordContext previousRecord = internal.recordContext();
+        try {
+            internal.setCurrentNode(node);
+            for (BatchIsolation.Refused<PendingEvent> r : refused) {
+                PendingEvent event = r.item();
+                Rejection rejection = BatchWriter.rejection(event.update(), r.rejection());
+                internal.setRecordContext(new ProcessorRecordContext(event.timestamp(), event.offset(), event.partition(),
+                        event.topic(), event.headers()));
+                DeadLetters.Letter letter = BatchWriter.refusedLetter(event.key(), event.value(), event.headers(),
+                        event.update(), r.rejection(), event.topic(), event.partition(), event.offset(), maxMessageBytes);
+                metrics.deadLettered(rejection);
+                context.forward(new Record<String, Decoded>(null, new Decoded.DeadLetter(letter.key(), letter.value()),
+                        event.timestamp(), letter.headers()));
+            }
+        } finally {
+            internal.setRecordContext(previousRecord);
+            internal.setCurrentNode(previousNode);
+        }
     }
 }

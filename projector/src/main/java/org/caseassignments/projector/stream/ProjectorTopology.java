@@ -10,9 +10,11 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
-import org.caseassignments.projector.sink.PendingAssignments;
-import org.caseassignments.projector.sink.ProjectionWriter;
+import org.caseassignments.projector.batch.PendingAssignments;
+import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
 
@@ -30,24 +32,26 @@ final class ProjectorTopology {
     private final IngestMetrics metrics;
     private final RegistryRetry registryRetry;
     private final PendingAssignments.Flusher flusher;
+    private final UncommittedWork work;
     private final ProjectionWriter.Pacing pacing;
     private final ProjectionWriter.Backlog backlog;
     private final boolean publishAssignments;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, ProjectionWriter.Backlog backlog,
-                      boolean publishAssignments) {
-        this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, pacing, backlog, publishAssignments);
+                      PendingAssignments.Flusher flusher, UncommittedWork work, ProjectionWriter.Pacing pacing,
+                      ProjectionWriter.Backlog backlog, boolean publishAssignments) {
+        this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, work, pacing, backlog, publishAssignments);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
-                      PendingAssignments.Flusher flusher, ProjectionWriter.Pacing pacing, ProjectionWriter.Backlog backlog,
-                      boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, ProjectionWriter.Pacing pacing,
+                      ProjectionWriter.Backlog backlog, boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
         this.registryRetry = registryRetry;
         this.flusher = flusher;
+        this.work = work;
         this.pacing = pacing;
         this.backlog = backlog;
         this.publishAssignments = publishAssignments;
@@ -59,9 +63,11 @@ final class ProjectorTopology {
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("case-events"));
 
         // 2. Decode and validate. An accepted event goes into the task's pending batch, written to
-        //    PostgreSQL before each commit; only dead letters (and, when published, updates re-keyed by
-        //    their case id, which the producer's key already is) go further down the topology.
-        builder.addStateStore(PendingAssignments.builder(flusher));
+        //    PostgreSQL before each commit; only dead letters (also those of events PostgreSQL refused,
+        //    forwarded when the batch is written) and, when published, updates re-keyed by their case id
+        //    (which the producer's key already is) go further down the topology.
+        builder.addStateStore(PendingAssignments.builder(flusher, work,
+                dropped -> BatchWriter.conflict(metrics, dropped, "batch")));
         KStream<String, Decoded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
                 new ProjectionWriter(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
                 PendingAssignments.NAME);

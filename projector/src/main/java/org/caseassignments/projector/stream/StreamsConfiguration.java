@@ -9,8 +9,9 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
-import org.caseassignments.projector.sink.PendingAssignments;
-import org.caseassignments.projector.sink.ProjectionWriter;
+import org.caseassignments.projector.batch.PendingAssignments;
+import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,10 +68,10 @@ class StreamsConfiguration {
 
     @Bean
     ProjectorTopology projectorTopology(StreamsBuilder builder, CaseTopics topics, CaseEventReader reader,
-                                        IngestMetrics metrics, PendingAssignments.Flusher flusher,
+                                        IngestMetrics metrics, PendingAssignments.Flusher flusher, UncommittedWork work,
                                         ProjectorProperties properties, StreamsBuilderFactoryBean factoryBean) {
         ProjectorProperties.Sink sink = properties.sink();
-        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher,
+        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
                 new ProjectionWriter.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases()),
                 new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());

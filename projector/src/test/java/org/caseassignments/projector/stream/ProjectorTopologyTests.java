@@ -43,7 +43,11 @@ import org.caseassignments.schemas.serde.CaseEventDeserializer;
 import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
-import org.caseassignments.projector.sink.ProjectionWriter;
+import org.caseassignments.projector.batch.PendingEvent;
+import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.UncommittedWork;
+import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.DatabaseRejection;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.testkit.CaseEvents;
@@ -76,6 +80,17 @@ class ProjectorTopologyTests {
 
     /** What the PostgreSQL stage was given, one list per flush. */
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
+    /** Cases whose events the PostgreSQL stage refuses, as PostgreSQL refuses a value a constraint forbids. */
+    private final java.util.Set<UUID> refusedCases = new java.util.HashSet<>();
+    private final UncommittedWork work = new UncommittedWork(java.time.Clock.systemUTC(), registry, Duration.ofMinutes(2));
+
+    private List<BatchIsolation.Refused<PendingEvent>> flush(List<PendingEvent> pending, int events) {
+        flushed.add(pending.stream().map(PendingEvent::update).toList());
+        return pending.stream().filter(event -> refusedCases.contains(event.update().caseId()))
+                .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
+                        DatabaseRejection.INTEGRITY_VIOLATION, "23514", "violates check constraint \"test_reject\"")))
+                .toList();
+    }
 
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> events;
@@ -91,7 +106,7 @@ class ProjectorTopologyTests {
                 BundledSchemas.withWriterSchemas(List.of(WITHOUT_REVISION))));
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, reader, new IngestMetrics(registry, "projector"),
-                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, ProjectionWriter.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-tests");
@@ -140,6 +155,35 @@ class ProjectorTopologyTests {
         assertThat(flushed).extracting(batch -> batch.stream().map(u -> u.caseId() + "@" + u.revision()).toList())
                 .containsExactly(List.of(caseId + "@0"), List.of(caseId + "@1"), List.of(caseId + "@1"));
         assertThat(deadLetters.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void shouldDeadLetterAnEventPostgresqlRefusesAsTheRecordItCameInWhenItsTaskCommits() {
+        UUID poisoned = UUID.randomUUID();
+        UUID healthy = UUID.randomUUID();
+        refusedCases.add(poisoned);
+        byte[] key = poisoned.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] value = codec.encode(EVENTS, CaseEvents.changed(poisoned, 3).worker("poison").build(), false);
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("traceparent", "00-trace".getBytes(StandardCharsets.UTF_8));
+
+        events.pipeInput(new TestRecord<>(key, value, headers));
+        send(events, CaseEvents.changed(healthy, 1).build());
+
+        List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        TestRecord<byte[], byte[]> letter = dead.get(0);
+        assertThat(letter.key()).isEqualTo(key);
+        assertThat(letter.value()).isEqualTo(value);
+        assertThat(DeadLetters.header(letter.headers(), "traceparent")).isEqualTo("00-trace");
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.REASON)).isEqualTo("DATABASE_INTEGRITY_VIOLATION");
+        assertThat(DeadLetters.header(letter.headers(), "dlq.sqlstate")).isEqualTo("23514");
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.MESSAGE)).contains(poisoned.toString(), "test_reject");
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.SOURCE_TOPIC)).isEqualTo(EVENTS);
+        assertThat(DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET)).isEqualTo("0");
+        assertThat(registry.get("case_assignments.events.dead_lettered").tag("reason", "DATABASE_INTEGRITY_VIOLATION")
+                .counter().count()).isEqualTo(1);
+        assertThat(flushed).hasSize(2);
     }
 
     @Test
@@ -231,7 +275,7 @@ class ProjectorTopologyTests {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
                 new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)),
-                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, ProjectionWriter.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
@@ -288,7 +332,7 @@ class ProjectorTopologyTests {
     void shouldNeedNoRepartitionTopicSoEachCaseStaysOnItsInputPartition() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                (updates, events) -> flushed.add(List.copyOf(updates)), PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, ProjectionWriter.Backlog.UNKNOWN, true)
                 .addTo(builder);
 
         var description = builder.build().describe();

@@ -1,12 +1,14 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.store.AssignmentUpdate;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +24,9 @@ class ProjectionWriterTests {
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
     private final List<Integer> flushedEvents = new ArrayList<>();
     private final List<Integer> askedPartitions = new ArrayList<>();
+    private final List<AssignmentUpdate> conflicts = new ArrayList<>();
+    private final UncommittedWork work = new UncommittedWork(Clock.systemUTC(), new SimpleMeterRegistry(),
+            Duration.ofMinutes(2));
     private boolean fetched;
     private MockProcessorContext<Void, Void> context;
     private PendingAssignments pending;
@@ -34,11 +39,11 @@ class ProjectionWriterTests {
 
     private void init(Duration quietAfter) {
         context = new MockProcessorContext<>();
-        pending = PendingAssignments.builder((updates, events) -> {
-            flushed.add(List.copyOf(updates));
+        pending = store((updates, events) -> {
+            flushed.add(updates.stream().map(PendingEvent::update).toList());
             flushedEvents.add(events);
-        }).build();
-        pending.init(context.getStateStoreContext(), pending);
+            return List.of();
+        });
         context.addStateStore(pending);
         writer = new ProjectionWriter(new ProjectionWriter.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3),
                 partition -> {
@@ -55,7 +60,13 @@ class ProjectionWriterTests {
     /** At wall-clock time {@code at}, an event written at {@code timestamp}. */
     private void process(UUID caseId, long revision, long timestamp, long at) {
         context.setCurrentSystemTimeMs(at);
-        writer.add(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision), timestamp);
+        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision), timestamp));
+    }
+
+    private PendingAssignments store(PendingAssignments.Flusher flusher) {
+        PendingAssignments store = PendingAssignments.builder(flusher, work, dropped -> conflicts.add(dropped)).build();
+        store.init(context.getStateStoreContext(), store);
+        return store;
     }
 
     private void check(long now) {
@@ -117,9 +128,9 @@ class ProjectionWriterTests {
     @Test
     void shouldNotTakeTheTimeItsThreadSpentWritingABatchForAQuietInput() {
         long realNow = System.currentTimeMillis();
-        PendingAssignments other = PendingAssignments.builder((updates, events) -> { }).build();
+        PendingAssignments other = store((updates, events) -> List.of());
         process(UUID.randomUUID(), 1, realNow - 60_000, realNow - 1_000);
-        other.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
+        other.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), realNow));
         other.flushCache(); // another task on this thread writes a batch, ending about now
 
         check(System.currentTimeMillis() + 50);
@@ -171,12 +182,26 @@ class ProjectionWriterTests {
 
     @Test
     void shouldKeepWhatIsPendingWhenTheFlushFailsSoTheTaskCommitsNothing() {
-        PendingAssignments failing = PendingAssignments.builder((updates, events) -> {
+        PendingAssignments failing = store((updates, events) -> {
             throw new IllegalStateException("database away");
-        }).build();
-        failing.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
+        });
+        failing.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));
 
         org.assertj.core.api.Assertions.assertThatThrownBy(failing::flushCache).hasMessage("database away");
         assertThat(failing.cases()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondOnce() {
+        UUID caseId = UUID.randomUUID();
+        context.setCurrentSystemTimeMs(NOW);
+        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
+        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "second", "s", 4), NOW));
+        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
+
+        pending.flushCache();
+
+        assertThat(flushed.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first");
+        assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");
     }
 }

@@ -1,7 +1,8 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -9,29 +10,36 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
 
 /**
- * A task's accepted events not yet in PostgreSQL, reduced to the highest revision per case (on a tie
- * the later event wins: {@link BatchReduction#candidateWins}) in a {@link CaseTable}. Held in memory
- * only: after a crash the uncommitted input is read again, and the guard makes applying it a second
- * time harmless.
+ * A task's accepted events not yet in PostgreSQL, reduced to one per case by {@link BatchReduction}'s rule
+ * (the higher revision; at an equal one the first event stays) in a {@link CaseTable}, each with the record
+ * it came in. Held in memory only: after a crash the uncommitted input is read again, and the guard makes
+ * applying it a second time harmless.
  *
  * <p><b>Why it is a {@link CachedStateStore}.</b> Before a task commits its input offsets, Kafka Streams
  * flushes the caches of its stores ({@code StreamTask.prepareCommit} → {@code flushCache}); a plain
  * store's {@link #flush()} runs only after the offsets were committed, when the task checkpoints. So
  * the pending batch is written in {@link #flushCache()}, which returns only once the transaction
- * committed, and an input offset never moves past an event the database does not have.
+ * committed, and an input offset never moves past an event the database does not have. Events PostgreSQL
+ * refuses are handed to the task's dead-letter route there too, so their dead letters are sent by the
+ * task's producer in the same Kafka transaction as the offsets that move past them.
  * {@code CachedStateStore} is in Kafka Streams' internals package: an upgrade must keep
- * {@code ProjectorDatabaseOutageIntegrationTests} and {@code ProjectorCrashIntegrationTests} green, which
- * fail if the write ever comes after the offset commit.
+ * {@code ProjectorDatabaseOutageIntegrationTests}, {@code ProjectorCrashIntegrationTests} and
+ * {@code ProjectorDatabaseRejectionIntegrationTests} green, which fail if the write ever comes after the
+ * offset commit.
  */
 public final class PendingAssignments implements StateStore, CachedStateStore<Object, Object> {
 
-    /** Applies one reduced batch, retrying until it committed; {@code events} counts the events it stands for. */
+    /**
+     * Writes one reduced batch, retrying transient failures until it committed; {@code events} counts the
+     * events it stands for. Returns the events PostgreSQL refused (the rest is written).
+     */
     @FunctionalInterface
     public interface Flusher {
-        void apply(List<AssignmentUpdate> updates, int events);
+        List<BatchIsolation.Refused<PendingEvent>> apply(List<PendingEvent> pending, int events);
     }
 
     public static final String NAME = "pending-assignments";
@@ -40,22 +48,45 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
 
     private final Flusher flusher;
-    private final CaseTable byCase = new CaseTable();
+    private final UncommittedWork work;
+    private final CaseTable<PendingEvent> byCase;
+    private Consumer<List<BatchIsolation.Refused<PendingEvent>>> refusedRoute;
+    private UncommittedWork.Task task;
     private int events;
     private boolean open;
 
-    PendingAssignments(Flusher flusher) {
+    PendingAssignments(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
         this.flusher = flusher;
+        this.work = work;
+        this.byCase = new CaseTable<>(PendingEvent::update, (kept, dropped) -> conflicts.dropped(dropped.update()));
     }
 
-    /** The store for a topology; each task gets its own instance. */
-    public static StoreBuilder<PendingAssignments> builder(Flusher flusher) {
-        return new Builder(flusher);
+    /**
+     * The store for a topology; each task gets its own instance.
+     *
+     * @param conflicts told about each event dropped because its case's kept event has its revision with
+     *                  another assignment
+     */
+    public static StoreBuilder<PendingAssignments> builder(Flusher flusher, UncommittedWork work,
+                                                           BatchConflicts conflicts) {
+        return new Builder(flusher, work, conflicts);
     }
 
-    void add(AssignmentUpdate update) {
-        byCase.add(update);
+    /** Told about each event dropped in a batch because its case already has its revision with another assignment. */
+    @FunctionalInterface
+    public interface BatchConflicts {
+        void dropped(AssignmentUpdate update);
+    }
+
+    /** Where the events PostgreSQL refuses go: the owning processor dead-letters them. */
+    public void routeRefusedTo(Consumer<List<BatchIsolation.Refused<PendingEvent>>> route) {
+        this.refusedRoute = route;
+    }
+
+    void add(PendingEvent event) {
+        byCase.add(event);
         events++;
+        task.taken(byCase.size());
     }
 
     /** Distinct cases pending. */
@@ -67,15 +98,28 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         return byCase.isEmpty();
     }
 
+    /** The task was punctuated: whatever it wrote before was committed. */
+    void punctuated() {
+        task.confirmed();
+    }
+
     /** Writes everything pending in one transaction; called by Kafka Streams before it commits the offsets. */
     @Override
     public void flushCache() {
         if (byCase.isEmpty()) {
             return;
         }
-        flusher.apply(byCase.values(), events);
+        List<BatchIsolation.Refused<PendingEvent>> refused = flusher.apply(byCase.values(), events);
+        if (!refused.isEmpty()) {
+            if (refusedRoute == null) {
+                throw new IllegalStateException(refused.size() + " events refused by PostgreSQL and no dead-letter route; "
+                        + "the batch's offsets stay uncommitted");
+            }
+            refusedRoute.accept(refused);
+        }
         byCase.clear();
         events = 0;
+        task.flushed();
         LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();
     }
 
@@ -89,6 +133,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void clearCache() {
         byCase.clear();
         events = 0;
+        task.discarded();
     }
 
     /** Nothing to forward: the database is where the pending batch goes. */
@@ -97,10 +142,14 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         return false;
     }
 
-    /** Called after a commit, with nothing pending by then; writing early would be harmless anyway. */
+    /**
+     * Called when the task checkpoints, after a commit, with nothing pending by then (writing early would be
+     * harmless anyway): the last write was committed.
+     */
     @Override
     public void flush() {
         flushCache();
+        task.confirmed();
     }
 
     @Override
@@ -112,6 +161,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void init(StateStoreContext context, StateStore root) {
         // Nothing to restore: what was pending at a crash is read again from the uncommitted input.
         context.register(root, (key, value) -> { });
+        task = work.open(context.taskId().toString());
         open = true;
     }
 
@@ -119,6 +169,9 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void close() {
         byCase.clear();
         events = 0;
+        if (task != null) {
+            work.close(task);
+        }
         open = false;
     }
 
@@ -134,9 +187,13 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
 
     private static final class Builder implements StoreBuilder<PendingAssignments> {
         private final Flusher flusher;
+        private final UncommittedWork work;
+        private final BatchConflicts conflicts;
 
-        Builder(Flusher flusher) {
+        Builder(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
             this.flusher = flusher;
+            this.work = work;
+            this.conflicts = conflicts;
         }
 
         @Override
@@ -161,7 +218,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
 
         @Override
         public PendingAssignments build() {
-            return new PendingAssignments(flusher);
+            return new PendingAssignments(flusher, work, conflicts);
         }
 
         @Override

@@ -1,10 +1,9 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import java.time.Duration;
 
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.caseassignments.store.AssignmentUpdate;
 
 /**
  * Puts each accepted event into its task's {@link PendingAssignments} and decides when the task should
@@ -65,17 +64,18 @@ public final class ProjectionWriter {
         context.schedule(pacing.checkEvery(), PunctuationType.WALL_CLOCK_TIME, this::check);
     }
 
-    /** An accepted event, with the timestamp of the record it came in. */
-    public void add(AssignmentUpdate update, long timestamp) {
-        pending.add(update);
+    /** An accepted event, with the record it came in. */
+    public void add(PendingEvent event) {
+        pending.add(event);
         lastEventAt = context.currentSystemTimeMs();
-        newestTimestamp = Math.max(newestTimestamp, timestamp);
+        newestTimestamp = Math.max(newestTimestamp, event.timestamp());
         if (pending.cases() >= pacing.maxPendingCases()) {
             context.commit();
         }
     }
 
     private void check(long now) {
+        pending.punctuated();
         if (pending.isEmpty()) {
             return;
         }

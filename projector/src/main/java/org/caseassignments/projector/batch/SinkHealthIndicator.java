@@ -1,4 +1,4 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.caseassignments.ingest.BatchWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -17,7 +18,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * not hide another's failure. Logs the start and the end of each failure streak once. (Whether the
  * stream threads run at all is the {@code kafkaStreams} health.)
  */
-final class SinkHealthIndicator implements HealthIndicator {
+final class SinkHealthIndicator implements HealthIndicator, BatchWriter.Attempts {
 
     private static final Logger log = LoggerFactory.getLogger(SinkHealthIndicator.class);
 
@@ -51,7 +52,8 @@ final class SinkHealthIndicator implements HealthIndicator {
     }
 
     /** Called on the stream thread after its batch committed in PostgreSQL. */
-    void batchApplied(int records) {
+    @Override
+    public void written(int records) {
         Failure ended = failing.remove(Thread.currentThread().getName());
         if (ended != null) {
             log.warn("Projection sink recovered: applied a batch of {} records after {} failed attempts since {}",
@@ -61,7 +63,8 @@ final class SinkHealthIndicator implements HealthIndicator {
     }
 
     /** Called on the stream thread for each failed attempt at a batch. */
-    void attemptFailed(Exception error) {
+    @Override
+    public void failed(RuntimeException error) {
         Throwable cause = rootCause(error);
         String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
         Failure failure = failing.compute(Thread.currentThread().getName(), (thread, earlier) -> earlier == null

@@ -1,4 +1,4 @@
-package org.caseassignments.projector.sink;
+package org.caseassignments.projector.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +24,7 @@ class CaseTableTests {
                 cases.add(i % 2 == 0 ? new UUID(random.nextLong(), random.nextLong()) : new UUID(42, i));
             }
             List<AssignmentUpdate> events = new ArrayList<>();
-            CaseTable table = new CaseTable();
+            CaseTable<AssignmentUpdate> table = table();
             for (int i = 0; i < 40_000; i++) {
                 AssignmentUpdate update = AssignmentUpdate.changed(cases.get(random.nextInt(cases.size())),
                         "w-" + i, "s", random.nextInt(6));
@@ -39,20 +39,23 @@ class CaseTableTests {
     }
 
     @Test
-    void shouldKeepTheLaterOfTwoUpdatesAtTheSameRevisionAndNeverALowerOne() {
+    void shouldKeepTheFirstOfTwoEventsAtTheSameRevisionReportTheConflictAndNeverKeepALowerOne() {
         UUID caseId = UUID.randomUUID();
-        CaseTable table = new CaseTable();
+        List<AssignmentUpdate> conflicts = new ArrayList<>();
+        CaseTable<AssignmentUpdate> table = new CaseTable<>(u -> u, (kept, dropped) -> conflicts.add(dropped));
         table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
         table.add(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
         table.add(AssignmentUpdate.changed(caseId, "w-older", "s", 2));
         table.add(AssignmentUpdate.created(caseId, "w-created", "s"));
 
-        assertThat(table.values()).containsExactly(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        assertThat(table.values()).containsExactly(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
+        assertThat(conflicts).containsExactly(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
     }
 
     @Test
     void shouldKeepEveryCaseAfterShrinkingBackFromALargeBatch() {
-        CaseTable table = new CaseTable();
+        CaseTable<AssignmentUpdate> table = table();
         for (int i = 0; i < 20_000; i++) {
             table.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
         }
@@ -70,7 +73,7 @@ class CaseTableTests {
 
     @Test
     void shouldBeEmptyAfterClearAndTakeTheSameCasesAgain() {
-        CaseTable table = new CaseTable();
+        CaseTable<AssignmentUpdate> table = table();
         List<UUID> cases = new ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
             cases.add(UUID.randomUUID());
@@ -84,5 +87,9 @@ class CaseTableTests {
         cases.forEach(caseId -> table.add(AssignmentUpdate.changed(caseId, "w", "s", 1)));
         assertThat(table.size()).isEqualTo(3_000);
         assertThat(table.values()).allSatisfy(update -> assertThat(update.revision()).isEqualTo(1));
+    }
+
+    private static CaseTable<AssignmentUpdate> table() {
+        return new CaseTable<>(u -> u, (kept, dropped) -> { });
     }
 }

@@ -1,0 +1,225 @@
+package org.caseassignments.ingest;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.caseassignments.store.ApplyResult;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.DatabaseRejection;
+import org.caseassignments.store.Outcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.FixedBackOff;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The one batch writer of the event path (projector and replay): writes a batch of accepted events, one
+ * update per case, through the guarded {@link AssignmentWriter} in one transaction, and counts it.
+ * <ul>
+ *   <li>A transient failure (PostgreSQL down, a deadlock, a serialization failure…) is retried with the
+ *       backoff it was given, reporting each failed attempt, until it commits or the caller gives up.</li>
+ *   <li>Rows PostgreSQL refuses for their data are found by {@link BatchIsolation} and returned, with the
+ *       reason, for the caller to dead-letter; the rest of the batch is written.</li>
+ *   <li>Two events claiming one revision of a case with different assignments are counted and logged
+ *       once with the case id: the first stays ({@link Outcome#CONFLICTING}).</li>
+ * </ul>
+ */
+public final class BatchWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchWriter.class);
+
+    /** Dead-letter header with the SQLSTATE of a row PostgreSQL refused. */
+    public static final String SQLSTATE_HEADER = "dlq.sqlstate";
+
+    /** Told about each attempt, for health. */
+    public interface Attempts {
+
+        Attempts IGNORED = new Attempts() {
+        };
+
+        /** A transient failure; the batch will be tried again unless the writer gives up. */
+        default void failed(RuntimeException error) {
+        }
+
+        /** The batch committed (its refused rows set aside). */
+        default void written(int events) {
+        }
+    }
+
+    /** A batch written: what it changed, and the items PostgreSQL refused. */
+    public record Written<T>(ApplyResult result, List<BatchIsolation.Refused<T>> refused) {
+    }
+
+    private final TransactionTemplate transaction;
+    private final AssignmentWriter writer;
+    private final IngestMetrics metrics;
+    private final BackOff backOff;
+    private final BooleanSupplier giveUp;
+    private final Attempts attempts;
+
+    /**
+     * @param backOff  waits between attempts after a transient failure; when it stops, the failure is thrown
+     * @param giveUp   checked after each failed attempt: true throws the failure at once (the application stops)
+     * @param attempts told about each attempt
+     */
+    public BatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics, BackOff backOff,
+                       BooleanSupplier giveUp, Attempts attempts) {
+        this.transaction = transaction;
+        this.writer = writer;
+        this.metrics = metrics;
+        this.backOff = backOff;
+        this.giveUp = giveUp;
+        this.attempts = attempts;
+    }
+
+    /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
+    public static BatchWriter once(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics) {
+        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(0, 0), () -> true, Attempts.IGNORED);
+    }
+
+    /**
+     * Writes a list of updates, reduced to one per case first (the first of two at an equal revision stays,
+     * and the second is reported as a conflict).
+     */
+    public Written<AssignmentUpdate> write(List<AssignmentUpdate> updates) {
+        return writeEach(updates, Function.identity(), update -> null);
+    }
+
+    /** Writes items as they were read, reduced to one per case first, as {@link #write(List)}. */
+    public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
+        Map<UUID, T> byCase = new LinkedHashMap<>();
+        for (T item : items) {
+            byCase.merge(update.apply(item).caseId(), item, (kept, candidate) -> {
+                AssignmentUpdate keptUpdate = update.apply(kept);
+                AssignmentUpdate candidateUpdate = update.apply(candidate);
+                if (BatchReduction.conflicting(keptUpdate, candidateUpdate)) {
+                    conflict(metrics, candidateUpdate, "batch");
+                }
+                return BatchReduction.keep(keptUpdate, candidateUpdate) == candidateUpdate ? candidate : kept;
+            });
+        }
+        return write(new ArrayList<>(byCase.values()), update, occurredAt, items.size());
+    }
+
+    /**
+     * Writes items already reduced to one per case.
+     *
+     * @param update     each item's update
+     * @param occurredAt when each item's event happened upstream (null when unknown), for the end-to-end lag
+     * @param events     how many events the items stand for (the rest were superseded in the batch)
+     */
+    public <T> Written<T> write(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,
+                                int events) {
+        if (items.isEmpty()) {
+            return new Written<>(ApplyResult.NONE, List.of());
+        }
+        BackOffExecution waits = null;
+        while (true) {
+            long start = System.nanoTime();
+            try {
+                BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
+                        updates -> transaction.execute(status -> writer.apply(updates)));
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                written(items, update, occurredAt, events, isolated, took);
+                return new Written<>(isolated.result(), isolated.refused());
+            } catch (RuntimeException e) {
+                metrics.writeFailed();
+                attempts.failed(e);
+                if (waits == null) {
+                    waits = backOff.start();
+                }
+                long wait = waits.nextBackOff();
+                if (wait == BackOffExecution.STOP || giveUp.getAsBoolean()) {
+                    throw e;
+                }
+                pause(wait, events);
+            }
+        }
+    }
+
+    /**
+     * A refused row as the dead-letter reason: {@code dlq.reason} names the SQLSTATE class, and the message
+     * says which case and what PostgreSQL said. The SQLSTATE itself goes in {@link #SQLSTATE_HEADER}.
+     */
+    public static Rejection rejection(AssignmentUpdate refused, DatabaseRejection rejection) {
+        return new Rejection(rejection.reason(), "PostgreSQL refused the assignment of case " + refused.caseId()
+                + " at revision " + refused.revision() + " (SQLSTATE " + rejection.sqlState() + "): " + rejection.message());
+    }
+
+    /**
+     * The dead letter of an event PostgreSQL refused: the record as it came in, with {@link #rejection} and
+     * the SQLSTATE in {@link #SQLSTATE_HEADER}, cut to {@code maxMessageBytes} like every dead letter.
+     */
+    public static DeadLetters.Letter refusedLetter(byte[] key, byte[] value, Headers original, AssignmentUpdate refused,
+                                                   DatabaseRejection rejection, String sourceTopic, int partition,
+                                                   long offset, int maxMessageBytes) {
+        RecordHeaders headers = new RecordHeaders(original == null ? new RecordHeaders().toArray() : original.toArray());
+        headers.remove(SQLSTATE_HEADER);
+        headers.add(SQLSTATE_HEADER, rejection.sqlState().getBytes(StandardCharsets.UTF_8));
+        return DeadLetters.letter(key, value, headers, rejection(refused, rejection), sourceTopic, partition, offset,
+                maxMessageBytes);
+    }
+
+    /**
+     * Counts and logs one event dropped because its case already has its revision with another assignment:
+     * {@code stage} {@code batch} when the first was in the same batch, {@code database} when it was stored.
+     */
+    public static void conflict(IngestMetrics metrics, AssignmentUpdate dropped, String stage) {
+        metrics.conflicting(stage);
+        log.warn("Case {}: two events claim revision {} with different assignments; the first one stays and this one "
+                        + "(worker {}, supervisor {}) is dropped — upstream must not reuse a revision",
+                dropped.caseId(), dropped.revision(), dropped.assignedWorkerSub(), dropped.supervisorSub());
+    }
+
+    private <T> void written(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,
+                             int events, BatchIsolation.Isolated<T> isolated, Duration took) {
+        ApplyResult result = isolated.result();
+        metrics.batchApplied(events - isolated.refused().size(), result, took);
+        Set<T> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+        isolated.refused().forEach(r -> refused.add(r.item()));
+        Map<UUID, Outcome> outcomes = result.outcomes();
+        Instant committed = Instant.now();
+        for (T item : items) {
+            if (refused.contains(item)) {
+                continue;
+            }
+            AssignmentUpdate u = update.apply(item);
+            if (outcomes.get(u.caseId()) == Outcome.CONFLICTING) {
+                conflict(metrics, u, "database");
+            }
+            Instant at = occurredAt.apply(item);
+            if (at != null) {
+                metrics.endToEndLag(Duration.between(at, committed));
+            }
+        }
+        attempts.written(events);
+    }
+
+    private static void pause(long millis, int events) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to retry a batch of " + events
+                    + " events; its offsets stay uncommitted", e);
+        }
+    }
+}

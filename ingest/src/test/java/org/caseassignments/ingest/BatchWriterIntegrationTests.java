@@ -1,0 +1,118 @@
+package org.caseassignments.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.DatabaseRejection;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.backoff.FixedBackOff;
+
+class BatchWriterIntegrationTests {
+
+    private static final TestDatabase DB = TestDatabase.migrated();
+
+    static {
+        DB.jdbc().execute("ALTER TABLE case_assignments ADD CONSTRAINT test_reject CHECK (assigned_worker_sub <> 'poison')");
+        // Fails the first write of a worker named 'contended' with a serialization failure, then lets it through.
+        DB.jdbc().execute("CREATE SEQUENCE test_attempts");
+        DB.jdbc().execute("""
+                CREATE FUNCTION test_serialization_failure() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.assigned_worker_sub = 'contended' THEN
+                        IF nextval('test_attempts') = 1 THEN
+                            RAISE EXCEPTION 'could not serialize access' USING ERRCODE = '40001';
+                        END IF;
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        DB.jdbc().execute("""
+                CREATE TRIGGER test_serialization_failure BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_serialization_failure()""");
+    }
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final IngestMetrics metrics = new IngestMetrics(registry, "test");
+    private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
+    private final AssignmentWriter writer = new AssignmentWriter(jdbc);
+    private final List<String> attempts = new ArrayList<>();
+    private final BatchWriter.Attempts recorded = new BatchWriter.Attempts() {
+        @Override
+        public void failed(RuntimeException error) {
+            attempts.add("failed");
+        }
+
+        @Override
+        public void written(int events) {
+            attempts.add("written " + events);
+        }
+    };
+
+    @Test
+    void shouldRetryATransientFailureAndSetAsideOnlyTheRowsPostgresqlRefuses() {
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> false, recorded);
+        jdbc.execute("SELECT setval('test_attempts', 1, false)");
+        UUID contended = UUID.randomUUID();
+        UUID refused = UUID.randomUUID();
+        UUID good = UUID.randomUUID();
+        Instant occurredAt = Instant.now().minusSeconds(5);
+
+        BatchWriter.Written<AssignmentUpdate> written = retrying.write(List.of(
+                AssignmentUpdate.changed(contended, "contended", "s", 1),
+                AssignmentUpdate.changed(refused, "poison", "s", 1),
+                AssignmentUpdate.changed(good, "w", "s", 1)), u -> u, u -> occurredAt, 3);
+
+        assertThat(attempts).containsExactly("failed", "written 3");
+        assertThat(written.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().reason())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(refused, DatabaseRejection.INTEGRITY_VIOLATION));
+        assertThat(written.result().insertedCases()).containsExactlyInAnyOrder(contended, good);
+        assertThat(registry.get("case_assignments.batch.failures").counter().count()).isEqualTo(1);
+        assertThat(registry.get("case_assignments.lag.end_to_end").timer().count()).isEqualTo(2);
+        assertThat(registry.get("case_assignments.lag.end_to_end").timer().max(java.util.concurrent.TimeUnit.SECONDS))
+                .isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void shouldGiveUpOnATransientFailureWhenToldToStop() {
+        BatchWriter stopping = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> true, recorded);
+        jdbc.execute("SELECT setval('test_attempts', 1, false)");
+
+        assertThatThrownBy(() -> stopping.write(List.of(AssignmentUpdate.changed(UUID.randomUUID(), "contended", "s", 1))))
+                .isInstanceOf(DataAccessException.class);
+        assertThat(attempts).containsExactly("failed");
+    }
+
+    @Test
+    void shouldKeepTheFirstOfTwoEventsAtOneRevisionInABatchOrAcrossBatchesAndCountEachConflict() {
+        BatchWriter once = BatchWriter.once(transaction, writer, metrics);
+        UUID sameBatch = UUID.randomUUID();
+        UUID twoBatches = UUID.randomUUID();
+
+        once.write(List.of(AssignmentUpdate.changed(sameBatch, "w-first", "s", 3),
+                AssignmentUpdate.changed(sameBatch, "w-second", "s", 3),
+                AssignmentUpdate.changed(twoBatches, "w-first", "s", 3)));
+        once.write(List.of(AssignmentUpdate.changed(twoBatches, "w-second", "s", 3)));
+
+        assertThat(worker(sameBatch)).isEqualTo(worker(twoBatches)).isEqualTo("w-first");
+        assertThat(registry.get("case_assignments.events.conflicting").tag("stage", "batch").counter().count()).isEqualTo(1);
+        assertThat(registry.get("case_assignments.events.conflicting").tag("stage", "database").counter().count())
+                .isEqualTo(1);
+    }
+
+    private String worker(UUID caseId) {
+        return jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?", String.class, caseId);
+    }
+}

@@ -1,0 +1,159 @@
+package org.caseassignments.projector.batch;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+
+/**
+ * Since when each task of this instance holds events whose input offsets are not committed, for health
+ * and for the pending gauges. Kafka Streams says nothing when a commit succeeds, so a batch written in
+ * PostgreSQL counts as committed only once the same task instance does anything afterwards (takes an
+ * event, is punctuated, checkpoints): a failed commit closes the task before that. A task closed with
+ * events unconfirmed keeps its age, so a task whose commit fails over and over (its thread replaced, the
+ * same events read again each time) grows old here instead of looking fresh after every restart; it is
+ * forgotten once it has been closed for {@code forgetClosedAfter} (its partitions went to another instance).
+ */
+public final class UncommittedWork {
+
+    /** One task's uncommitted work, updated by its stream thread and read by health and the gauges. */
+    final class Task {
+        private final String id;
+        private final List<Meter> meters = new ArrayList<>();
+        private volatile long takenSince;
+        private volatile long flushedSince;
+        private volatile int pendingCases;
+        private volatile long closedAt;
+
+        private Task(String id) {
+            this.id = id;
+        }
+
+        /** An event was taken; any batch written before it was committed. */
+        void taken(int cases) {
+            flushedSince = 0;
+            if (takenSince == 0) {
+                takenSince = clock.millis();
+            }
+            pendingCases = cases;
+        }
+
+        /** The task did something after its last write (a punctuation, a checkpoint): that write was committed. */
+        void confirmed() {
+            flushedSince = 0;
+        }
+
+        /** The pending batch is in PostgreSQL; its offsets commit next. */
+        void flushed() {
+            flushedSince = oldest(flushedSince, takenSince);
+            takenSince = 0;
+            pendingCases = 0;
+        }
+
+        /** The pending batch was discarded: its events will be read again. */
+        void discarded() {
+            pendingCases = 0;
+        }
+
+        /** Epoch milliseconds of the oldest event not known to be committed, or 0. */
+        long since() {
+            return oldest(flushedSince, takenSince);
+        }
+
+        private void closed() {
+            long since = since();
+            if (since == 0) {
+                forget(this);
+            } else {
+                uncommittedCloses.increment();
+                takenSince = since;
+                flushedSince = 0;
+                pendingCases = 0;
+                closedAt = clock.millis();
+            }
+        }
+    }
+
+    /** A task whose oldest uncommitted event is older than the bound. */
+    record Stalled(String task, Instant since, Duration age) {
+    }
+
+    private final Clock clock;
+    private final MeterRegistry registry;
+    private final Duration forgetClosedAfter;
+    private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+    private final Counter uncommittedCloses;
+
+    public UncommittedWork(Clock clock, MeterRegistry registry, Duration forgetClosedAfter) {
+        this.clock = clock;
+        this.registry = registry;
+        this.forgetClosedAfter = forgetClosedAfter;
+        this.uncommittedCloses = Counter.builder("case_assignments.commit.failures")
+                .description("Task instances closed with events whose offsets never committed (a failed commit, a "
+                        + "crashed or replaced stream thread, a lost partition): they are read again")
+                .register(registry);
+    }
+
+    /** The task's record, taking over the age a previous instance of the task left unconfirmed. */
+    Task open(String taskId) {
+        return tasks.compute(taskId, (id, earlier) -> {
+            if (earlier != null) {
+                earlier.closedAt = 0;
+                return earlier;
+            }
+            Task task = new Task(id);
+            task.meters.add(Gauge.builder("case_assignments.pending.cases", task, t -> t.pendingCases)
+                    .description("Distinct cases a task holds in memory, not yet written to PostgreSQL")
+                    .tag("task", id).strongReference(true).register(registry));
+            task.meters.add(TimeGauge.builder("case_assignments.pending.oldest_age", task,
+                            java.util.concurrent.TimeUnit.MILLISECONDS, t -> t.since() == 0 ? 0 : clock.millis() - t.since())
+                    .description("How long the oldest event a task took has waited for its offsets to commit")
+                    .tag("task", id).strongReference(true).register(registry));
+            return task;
+        });
+    }
+
+    /** The task instance closed (its state store closed). */
+    void close(Task task) {
+        task.closed();
+    }
+
+    /** Open tasks whose oldest uncommitted event waited longer than {@code bound}, oldest first. */
+    List<Stalled> stalled(Duration bound) {
+        long now = clock.millis();
+        List<Stalled> stalled = new ArrayList<>();
+        for (Task task : List.copyOf(tasks.values())) {
+            if (task.closedAt != 0 && now - task.closedAt > forgetClosedAfter.toMillis()) {
+                forget(task);
+                continue;
+            }
+            long since = task.since();
+            // A closed task counts again once it is reopened: its partitions may have gone to another instance.
+            if (task.closedAt == 0 && since != 0 && now - since > bound.toMillis()) {
+                stalled.add(new Stalled(task.id, Instant.ofEpochMilli(since), Duration.ofMillis(now - since)));
+            }
+        }
+        stalled.sort(Comparator.comparing(Stalled::since));
+        return stalled;
+    }
+
+    private void forget(Task task) {
+        if (tasks.remove(task.id, task)) {
+            task.meters.forEach(registry::remove);
+        }
+    }
+
+    private static long oldest(long a, long b) {
+        return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+    }
+}
