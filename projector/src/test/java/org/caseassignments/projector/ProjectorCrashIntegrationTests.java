@@ -19,6 +19,7 @@ import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
@@ -56,8 +57,8 @@ class ProjectorCrashIntegrationTests {
             await("the projector's apply waiting on the table lock (log: " + crashing.log + ")").atMost(TIMEOUT)
                     .until(() -> jdbc.queryForObject("""
                             SELECT count(*) FROM pg_stat_activity
-                             WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO case_assignments%'""",
-                            Integer.class) > 0);
+                             WHERE wait_event_type = 'Lock' AND query LIKE '%' || ? || '%'""",
+                            Integer.class, AssignmentWriter.UPSERT_NAME) > 0);
 
             // When it is killed inside that transaction
             crashing.kill();

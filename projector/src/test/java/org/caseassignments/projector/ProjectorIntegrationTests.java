@@ -13,6 +13,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.avro.specific.SpecificRecord;
+import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.Rows;
@@ -192,7 +193,7 @@ class ProjectorIntegrationTests {
                   FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
                  WHERE ? = ANY (pg_blocking_pids(a.pid))
                    AND a.wait_event_type = 'Lock'
-                   AND a.query LIKE '%INSERT INTO case_assignments%'""", pid);
+                   AND a.query LIKE '%' || ? || '%'""", pid, AssignmentWriter.UPSERT_NAME);
     }
 
     private void publish(SpecificRecord... events) {

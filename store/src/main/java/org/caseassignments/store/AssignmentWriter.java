@@ -25,6 +25,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class AssignmentWriter {
 
     /**
+     * Opens the upsert's text, so {@code pg_stat_activity} (which keeps only the first
+     * {@code track_activity_query_size} bytes of a statement) always shows which statement a backend runs.
+     */
+    public static final String UPSERT_NAME = "/* case_assignments upsert */ ";
+
+    /**
      * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row it is given, also
      * those its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
      *
@@ -36,7 +42,7 @@ public class AssignmentWriter {
      * concurrent writer between the snapshot and the lock can only make a row's class off by one (advanced
      * for converged, skipped for unchanged), never its write.
      */
-    private static final String UPSERT_PROJECTION = """
+    private static final String UPSERT_PROJECTION = UPSERT_NAME + """
             WITH batch AS MATERIALIZED (
                 SELECT u.case_id, u.worker, u.supervisor, u.revision, u.jurisdiction, u.position,
                        prior.assignment_revision AS prior_revision,
