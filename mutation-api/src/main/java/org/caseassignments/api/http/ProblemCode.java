@@ -15,7 +15,7 @@ public enum ProblemCode {
     PRECONDITION_REQUIRED(HttpStatus.PRECONDITION_REQUIRED, "If-Match required"),
     MALFORMED_IF_MATCH(HttpStatus.BAD_REQUEST, "Malformed If-Match"),
     PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED, "Version does not match"),
-    CONCURRENT_MODIFICATION(HttpStatus.CONFLICT, "Assignment changed since authorization"),
+    CONCURRENT_MODIFICATION(HttpStatus.CONFLICT, "Authorized input changed before the write"),
     INVALID_TRANSITION(HttpStatus.CONFLICT, "Invalid state transition"),
     DUPLICATE_LICENSE_NUMBER(HttpStatus.CONFLICT, "Duplicate license number"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
