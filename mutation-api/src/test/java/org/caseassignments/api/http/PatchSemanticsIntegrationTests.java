@@ -117,6 +117,27 @@ class PatchSemanticsIntegrationTests {
     }
 
     @Test
+    void shouldAuthorizeAClearAsPartOfTheAfterImageLikeAnyOtherChange() {
+        UUID home = Rows.fosterHome().adminUnit("unit-1").capacity(4).insert(jdbc);
+        UUID placement = placement();
+        String director = TestTokens.countyDirector("d-1", "unit-1").token();
+        String stranger = TestTokens.caseworker("w-2").token();
+
+        Reply movedAway = mergePatch("/foster-homes/" + home, director, TestETags.fosterHome(home, 1),
+                "{\"capacity\": null, \"admin_unit\": \"unit-2\"}");
+        Reply strangerClears = mergePatch("/placements/" + placement, stranger, TestETags.placement(placement, 1),
+                "{\"start_date\": null, \"status\": \"CANCELLED\"}");
+        Reply cleared = mergePatch("/foster-homes/" + home, director, TestETags.fosterHome(home, 1), "{\"capacity\": null}");
+
+        assertThat(movedAway.status()).as(movedAway.toString()).isEqualTo(403);
+        assertThat(strangerClears.status()).as(strangerClears.toString()).isEqualTo(403);
+        assertThat(cleared.status()).as(cleared.toString()).isEqualTo(200);
+        assertThat(cleared.text("admin_unit")).isEqualTo("unit-1");
+        assertThat(rowVersion("foster_homes", home)).isEqualTo(2);
+        assertThat(rowVersion("placements", placement)).isEqualTo(1);
+    }
+
+    @Test
     void shouldKeepAFieldThatIsNullInAJsonPatch() {
         UUID home = Rows.fosterHome().capacity(4).insert(jdbc);
 
@@ -174,7 +195,11 @@ class PatchSemanticsIntegrationTests {
     }
 
     private Reply mergePatch(String path, String ifMatch, String json) {
-        return api.send(ApiClient.request("PATCH", path).token(admin).ifMatch(ifMatch)
+        return mergePatch(path, admin, ifMatch, json);
+    }
+
+    private Reply mergePatch(String path, String token, String ifMatch, String json) {
+        return api.send(ApiClient.request("PATCH", path).token(token).ifMatch(ifMatch)
                 .body("application/merge-patch+json", json.getBytes(StandardCharsets.UTF_8)));
     }
 
