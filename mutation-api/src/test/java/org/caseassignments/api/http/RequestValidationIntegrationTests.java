@@ -78,6 +78,7 @@ class RequestValidationIntegrationTests {
         assertInvalid(api.post(placements, admin, "{\"start_date\": \"2020-01-01T00:00:00Z\"}"), "start_date");
         assertInvalid(api.post(placements, admin, "{\"end_date\": \"2020-01-01T00:00:00\"}"), "end_date");
         assertInvalid(api.post(placements, admin, "{\"start_date\": 18262}"), "start_date");
+        assertInvalid(api.post(placements, admin, "{\"start_date\": [2020, 1, 1]}"), "start_date");
         assertInvalid(api.post(placements, admin, "{\"foster_home_id\": \"\"}"), "foster_home_id");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE case_id = ?", Long.class, caseId)).isZero();
     }
