@@ -22,29 +22,44 @@ public final class StorableText {
 
     /**
      * What is wrong with {@code value} as the subject column {@code column}, or null when it can be
-     * stored (null, meaning none, can). One pass; nothing is allocated for a good value.
+     * stored (null, meaning none, can). Nothing is allocated for a good value.
      */
     public static String subjectProblem(String column, String value) {
         if (value == null) {
             return null;
         }
+        String problem = textProblem(value);
+        if (problem != null) {
+            return column + " " + problem;
+        }
+        int codePoints = value.codePointCount(0, value.length());
+        if (codePoints > MAX_SUBJECT_LENGTH) {
+            return column + " is " + codePoints + " characters long; a subject has at most " + MAX_SUBJECT_LENGTH;
+        }
+        return null;
+    }
+
+    /**
+     * What makes {@code value} text PostgreSQL cannot store, whatever its column — "contains a NUL
+     * character (U+0000) at index 3, which PostgreSQL cannot store" — or null when it can (null can).
+     * No length bound: each column sets its own. Also the mutation API's check of every text field.
+     */
+    public static String textProblem(String value) {
+        if (value == null) {
+            return null;
+        }
         int length = value.length();
-        int codePoints = 0;
         for (int i = 0; i < length; i++) {
             char c = value.charAt(i);
             if (c == '\0') {
-                return column + " contains a NUL character (U+0000) at index " + i + ", which PostgreSQL cannot store";
+                return "contains a NUL character (U+0000) at index " + i + ", which PostgreSQL cannot store";
             }
             if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(value.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                return column + " contains an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase()
+                return "contains an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase()
                         + ") at index " + i + ": it is not Unicode text and has no UTF-8 encoding";
             }
-            codePoints++;
-        }
-        if (codePoints > MAX_SUBJECT_LENGTH) {
-            return column + " is " + codePoints + " characters long; a subject has at most " + MAX_SUBJECT_LENGTH;
         }
         return null;
     }

@@ -36,4 +36,13 @@ class StorableTextTests {
         assertThat(StorableText.subjectProblem("supervisor_sub", "s".repeat(StorableText.MAX_SUBJECT_LENGTH + 1)))
                 .isEqualTo("supervisor_sub is 256 characters long; a subject has at most 255");
     }
+
+    @Test
+    void shouldCheckAnyTextForWhatPostgresqlCannotStoreWithoutALengthBound() {
+        assertThat(StorableText.textProblem(null)).isNull();
+        assertThat(StorableText.textProblem("x".repeat(10_000) + "\uD83C\uDF33\t")).isNull();
+        assertThat(StorableText.textProblem("a\0b"))
+                .isEqualTo("contains a NUL character (U+0000) at index 1, which PostgreSQL cannot store");
+        assertThat(StorableText.textProblem("ab\uDC00")).contains("unpaired surrogate (U+DC00) at index 2");
+    }
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.Versioned;
@@ -24,11 +25,11 @@ record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus lice
     }
 
     FosterHome with(UpdateFosterHomeRequest change) {
-        return new FosterHome(id, change.name() == null ? name : change.name(),
-                change.licenseNumber() == null ? licenseNumber : change.licenseNumber(),
-                change.licenseStatus() == null ? licenseStatus : change.licenseStatus(),
-                change.adminUnit() == null ? adminUnit : change.adminUnit(),
-                change.capacity() == null ? capacity : change.capacity(),
+        return new FosterHome(id, Patch.apply(change.name(), name),
+                Patch.apply(change.licenseNumber(), licenseNumber),
+                Patch.apply(change.licenseStatus(), licenseStatus),
+                Patch.apply(change.adminUnit(), adminUnit),
+                Patch.apply(change.capacity(), capacity),
                 rowVersion, createdAt, updatedAt, jurisdiction);
     }
 }

@@ -7,18 +7,22 @@ import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedUpdate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -57,10 +61,13 @@ class FosterHomeController {
         return Responses.ok(etag(home), FosterHomeResponse.of(home));
     }
 
-    @PatchMapping("/foster-homes/{id}")
+    /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears capacity. */
+    @PatchMapping(path = "/foster-homes/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<FosterHomeResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
-                                              @Valid @RequestBody UpdateFosterHomeRequest request) {
+                                              @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+                                              @Valid @RequestBody UpdateFosterHomeRequest body) {
+        UpdateFosterHomeRequest request = body.as(Patch.of(contentType));
         if (request.changesNothing()) {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of name, capacity, "
                     + "admin_unit, license_number, license_status");

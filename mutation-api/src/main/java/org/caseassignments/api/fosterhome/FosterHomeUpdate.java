@@ -47,7 +47,7 @@ class FosterHomeUpdate implements UpdateSteps<FosterHome> {
 
     @Override
     public void validate(FosterHome locked) {
-        Transitions.require(describe() + "'s license", locked.licenseStatus(), change.licenseStatus(),
+        Transitions.require(describe() + "'s license", locked.licenseStatus(), locked.with(change).licenseStatus(),
                 locked.licenseStatus().next());
     }
 

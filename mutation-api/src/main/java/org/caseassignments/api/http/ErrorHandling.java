@@ -1,5 +1,6 @@
 package org.caseassignments.api.http;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import org.caseassignments.api.policy.PolicyDenied;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -17,6 +19,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingPathVariableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.NativeWebRequest;
@@ -25,6 +28,7 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -75,6 +79,12 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
                     + (format.getTargetType().isEnum() ? " (one of " + List.of(format.getTargetType().getEnumConstants()) + ")" : "")),
                     path);
         }
+        InputCoercionException range = causedBy(e, InputCoercionException.class);
+        if (range != null && !range.getPath().isEmpty()) {
+            return invalid(new FieldError(pathOf(range), "is out of range for " + typeName(range.getTargetType())
+                    + (range.getTargetType() == Integer.class || range.getTargetType() == int.class
+                    ? " (" + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + ")" : "")), path);
+        }
         MismatchedInputException mismatch = causedBy(e, MismatchedInputException.class);
         if (mismatch != null && !mismatch.getPath().isEmpty()) {
             return invalid(new FieldError(pathOf(mismatch), "has the wrong type; expected " + typeName(mismatch.getTargetType())),
@@ -103,6 +113,41 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
                         error.getDefaultMessage()))));
         return respond(ProblemCode.VALIDATION_FAILED, "The request has invalid fields; correct them and resend", errors,
                 path(request));
+    }
+
+    /** A path variable that converts to nothing, such as {@code /placements/%20}: invalid like any other bad UUID. */
+    @Override
+    protected ResponseEntity<Object> handleMissingPathVariable(MissingPathVariableException e, HttpHeaders headers,
+                                                               HttpStatusCode status, WebRequest request) {
+        if (!e.isMissingAfterConversion()) {
+            return super.handleMissingPathVariable(e, headers, status, request);
+        }
+        return invalid(new FieldError(snakeCase(e.getVariableName()), "is blank; expected "
+                + typeName(e.getParameter().getParameterType())), path(request));
+    }
+
+    /**
+     * SQLSTATE class 23 other than what a repository answered itself (a duplicate license number):
+     * a conflict with the stored data, answered without the constraint, the table or the SQL (ADR-035),
+     * which only the log shows.
+     */
+    @ExceptionHandler(DataIntegrityViolationException.class)
+    ResponseEntity<Object> integrityViolation(DataIntegrityViolationException e, HttpServletRequest request) {
+        if (!sqlStateClass(e).equals("23")) {
+            return unexpected(e, request);
+        }
+        // the first line names the constraint for the operator; the rest would copy the row's values into the log
+        log.warn("Integrity violation on {} {}: {}", request.getMethod(), request.getRequestURI(),
+                String.valueOf(e.getMostSpecificCause().getMessage()).lines().findFirst().orElse(""));
+        return respond(ProblemCode.INTEGRITY_VIOLATION, "The change conflicts with data the service holds and was "
+                + "not made; re-read the resources involved and retry with values they allow", List.of(),
+                request.getRequestURI());
+    }
+
+    private static String sqlStateClass(Throwable e) {
+        SQLException sql = causedBy(e, SQLException.class);
+        return sql == null || sql.getSQLState() == null || sql.getSQLState().length() < 2 ? ""
+                : sql.getSQLState().substring(0, 2);
     }
 
     @Override

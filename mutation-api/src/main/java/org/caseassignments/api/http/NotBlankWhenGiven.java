@@ -17,7 +17,7 @@ import jakarta.validation.constraints.Pattern;
 @Pattern(regexp = "(?s).*\\S.*")
 @ReportAsSingleViolation
 @Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER})
+@Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE_USE})
 public @interface NotBlankWhenGiven {
 
     String message() default "must not be blank";

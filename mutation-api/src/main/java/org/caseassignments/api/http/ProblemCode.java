@@ -18,6 +18,7 @@ public enum ProblemCode {
     CONCURRENT_MODIFICATION(HttpStatus.CONFLICT, "Authorized input changed before the write"),
     INVALID_TRANSITION(HttpStatus.CONFLICT, "Invalid state transition"),
     DUPLICATE_LICENSE_NUMBER(HttpStatus.CONFLICT, "Duplicate license number"),
+    INTEGRITY_VIOLATION(HttpStatus.CONFLICT, "Conflicts with stored data"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
     VALIDATION_FAILED(HttpStatus.BAD_REQUEST, "Validation failed"),
     MALFORMED_REQUEST(HttpStatus.BAD_REQUEST, "Malformed request body"),

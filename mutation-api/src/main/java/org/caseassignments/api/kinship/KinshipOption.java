@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.Versioned;
@@ -25,9 +26,9 @@ record KinshipOption(UUID id, UUID caseId, String relativeName, String relations
     }
 
     KinshipOption with(UpdateKinshipOptionRequest change) {
-        return new KinshipOption(id, caseId, change.relativeName() == null ? relativeName : change.relativeName(),
-                change.relationship() == null ? relationship : change.relationship(),
-                change.approved() == null ? approved : change.approved(),
+        return new KinshipOption(id, caseId, Patch.apply(change.relativeName(), relativeName),
+                Patch.apply(change.relationship(), relationship),
+                Patch.apply(change.approved(), approved),
                 assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction);
     }
 }

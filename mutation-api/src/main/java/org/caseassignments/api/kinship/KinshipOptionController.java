@@ -8,6 +8,7 @@ import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
@@ -16,6 +17,8 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedCreate;
 import org.caseassignments.api.write.GuardedUpdate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,6 +26,7 @@ import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -73,10 +77,13 @@ class KinshipOptionController {
                 .toList();
     }
 
-    @PatchMapping("/kinship-options/{id}")
+    /** Every field is required: in {@code application/merge-patch+json} a null is refused, in JSON it keeps the field. */
+    @PatchMapping(path = "/kinship-options/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<KinshipOptionResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
-                                                 @Valid @RequestBody UpdateKinshipOptionRequest request) {
+                                                 @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+                                                 @Valid @RequestBody UpdateKinshipOptionRequest body) {
+        UpdateKinshipOptionRequest request = body.as(Patch.of(contentType));
         if (request.changesNothing()) {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of relative_name, "
                     + "relationship, approved");

@@ -44,6 +44,12 @@ abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
                 return row;
             }
 
+            /** The after-image shows no change because a live row has no {@code active} field; deleting it is one. */
+            @Override
+            public boolean changes(KinshipOption locked) {
+                return true;
+            }
+
             @Override
             public KinshipOption write(KinshipOption locked) {
                 return options.softDelete(locked);

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.Versioned;
@@ -30,10 +31,10 @@ record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId
     }
 
     Placement with(UpdatePlacementRequest change) {
-        return new Placement(id, caseId, change.status() == null ? status : change.status(),
-                change.fosterHomeId() == null ? fosterHomeId : change.fosterHomeId(),
-                change.startDate() == null ? startDate : change.startDate(),
-                change.endDate() == null ? endDate : change.endDate(),
+        return new Placement(id, caseId, Patch.apply(change.status(), status),
+                Patch.apply(change.fosterHomeId(), fosterHomeId),
+                Patch.apply(change.startDate(), startDate),
+                Patch.apply(change.endDate(), endDate),
                 assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction);
     }
 }

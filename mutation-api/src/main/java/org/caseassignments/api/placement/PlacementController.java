@@ -8,6 +8,7 @@ import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.policy.Action;
@@ -15,12 +16,15 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedCreate;
 import org.caseassignments.api.write.GuardedUpdate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -78,10 +82,13 @@ class PlacementController {
                 .toList();
     }
 
-    @PatchMapping("/placements/{id}")
+    /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears it. */
+    @PatchMapping(path = "/placements/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<PlacementResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
-                                             @Valid @RequestBody UpdatePlacementRequest request) {
+                                             @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+                                             @Valid @RequestBody UpdatePlacementRequest body) {
+        UpdatePlacementRequest request = body.as(Patch.of(contentType));
         if (request.changesNothing()) {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of status, "
                     + "foster_home_id, start_date, end_date");

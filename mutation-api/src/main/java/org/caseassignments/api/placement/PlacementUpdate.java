@@ -48,9 +48,10 @@ class PlacementUpdate implements UpdateSteps<Placement> {
 
     @Override
     public void validate(Placement locked) {
-        Transitions.require(describe(), locked.status(), change.status(), locked.status().next());
         Placement changed = locked.with(change);
-        if (change.fosterHomeId() != null && !placements.fosterHomeExists(change.fosterHomeId(), locked.jurisdiction())) {
+        Transitions.require(describe(), locked.status(), changed.status(), locked.status().next());
+        if (change.fosterHomeId() != null && change.fosterHomeId().isPresent()
+                && !placements.fosterHomeExists(change.fosterHomeId().get(), locked.jurisdiction())) {
             throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
         }
         if (changed.startDate() != null && changed.endDate() != null && changed.endDate().isBefore(changed.startDate())) {

@@ -2,6 +2,7 @@ package org.caseassignments.api.write;
 
 import java.util.Set;
 
+import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.policy.PolicyEngine;
@@ -22,8 +23,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       {@link StalenessGate#ALWAYS_COMPARED};</li>
  *   <li>If-Match against the pre-read version: 412;</li>
  *   <li>in one transaction: the locked re-read (404 when gone), the staleness gate on those fields
- *       (409 {@code CONCURRENT_MODIFICATION}), If-Match against the locked version (412), the
- *       transition (409 {@code INVALID_TRANSITION}), and the write with the version incremented.</li>
+ *       (409 {@code CONCURRENT_MODIFICATION}), If-Match against the locked version (412), a request
+ *       that would leave the locked row as it is (400 {@code VALIDATION_FAILED}: no write, so no new
+ *       version and no 412 for other holders of the tag), the transition (409 {@code INVALID_TRANSITION}),
+ *       and the write with the version incremented.</li>
  * </ol>
  * The policy never runs while the row lock is held; the transaction only compares.
  *
@@ -60,6 +63,10 @@ public class GuardedUpdate {
             StalenessGate.refuseIfChanged(compared, before, lockedResource, steps.describe());
             StalenessGate.refuseIfChanged(compared, after, steps.resourceOf(steps.afterImage(locked)), steps.describe());
             ifMatch.require(etags.of(lockedResource, locked.rowVersion()), steps.describe());
+            if (!steps.changes(locked)) {
+                throw ApiProblem.invalidField("", steps.describe() + " already has every value the request gives; "
+                        + "nothing was written and its version did not move");
+            }
             steps.validate(locked);
             return steps.write(locked);
         });

@@ -37,6 +37,14 @@ public interface UpdateSteps<R extends Versioned> {
      */
     R afterImage(R row);
 
+    /**
+     * Whether the write would change the locked row. By default, whether the after-image differs from it:
+     * a no-op PATCH is refused against the row as it is under the lock, never against a pre-read.
+     */
+    default boolean changes(R locked) {
+        return !afterImage(locked).equals(locked);
+    }
+
     /** Checks the change against the locked row: a refused state transition is 409 {@code INVALID_TRANSITION}. */
     void validate(R locked);
 

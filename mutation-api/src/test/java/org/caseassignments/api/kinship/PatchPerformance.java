@@ -269,7 +269,7 @@ public final class PatchPerformance {
             UUID id = row(i + 1);
             long version = versions.computeIfAbsent(i, ignored -> options.find(id).orElseThrow().rowVersion());
             UpdateSteps<KinshipOption> steps = KinshipOptionWrite.update(options, id,
-                    new UpdateKinshipOptionRequest("Relative " + counter.incrementAndGet(), null, null));
+                    new UpdateKinshipOptionRequest(java.util.Optional.of("Relative " + counter.incrementAndGet()), null, null));
             KinshipOption written = updates.run(caller, IfMatch.parse(List.of(TestETags.kinshipOption(id, version))),
                     gate ? steps : new WithoutGate<>(steps));
             versions.put(i, written.rowVersion());
