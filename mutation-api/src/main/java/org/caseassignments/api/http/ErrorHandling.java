@@ -133,8 +133,12 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(code.status(), detail);
         problem.setType(code.type());
         problem.setTitle(code.title());
-        problem.setInstance(java.net.URI.create(path));
+        String instance = ProblemWriter.instance(path);
+        if (instance != null) {
+            problem.setInstance(java.net.URI.create(instance));
+        }
         problem.setProperty("code", code.name());
+        problem.setProperty("request_id", org.slf4j.MDC.get(RequestIds.MDC_KEY));
         if (!errors.isEmpty()) {
             problem.setProperty("errors", errors.stream()
                     .map(error -> Map.of("field", error.field(), "message", error.message())).toList());
