@@ -2,6 +2,7 @@ package org.caseassignments.api.http;
 
 import java.util.List;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,6 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
  * is answered with the same problem document as an error in a handler, instead of Spring Boot's
  * default JSON. A direct request for the page is a 404 like any unknown path.
  */
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 
