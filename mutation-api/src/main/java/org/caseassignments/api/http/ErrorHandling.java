@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.caseassignments.api.policy.PolicyDenied;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,13 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<Object> problem(ApiProblem problem, HttpServletRequest request) {
         return respond(problem.code(), problem.getMessage(), problem.errors(), request.getRequestURI());
+    }
+
+    /** Tomcat refuses to decode a query string or form body ({@code ?x=%}) only when it is first read. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> undecodableParameters(HttpServletRequest request) {
+        return respond(ProblemCode.BAD_REQUEST, "The query string or form parameters are not validly percent-encoded",
+                List.of(), request.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)

@@ -40,7 +40,11 @@ final class ProblemReportValve extends ErrorReportValve {
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
         int status = response.getStatus();
-        if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+        if (status < 400 || response.getContentWritten() > 0) {
+            return;
+        }
+        if (response.isError() ? !response.setErrorReported() : status == 401 || status == 403) {
+            // reported already; or a 401 or 403 set on purpose without a body (nothing says why)
             return;
         }
         ProblemCode code = ProblemCode.forStatus(status);

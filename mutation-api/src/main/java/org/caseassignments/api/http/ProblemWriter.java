@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,13 +31,15 @@ final class ProblemWriter {
         problem.put("title", code.title());
         problem.put("status", status);
         problem.put("detail", detail);
-        String instance = instance(request.getRequestURI());
+        Object original = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+        String instance = instance(original instanceof String uri ? uri : request.getRequestURI());
         if (instance != null) {
             problem.put("instance", instance);
         }
         problem.put("code", code.name());
         problem.put("request_id", RequestIds.of(request, response));
         byte[] body = JSON.writeValueAsBytes(problem);
+        response.resetBuffer();
         response.setStatus(status);
         SecurityHeaders.addMissing(response);
         response.setContentType(PROBLEM_JSON);

@@ -64,6 +64,15 @@ class WebConfiguration implements WebMvcConfigurer {
         };
     }
 
+    /** After the security filters, so an unauthenticated request is a 401 whatever it declares. */
+    @Bean
+    FilterRegistrationBean<WildcardContentTypeFilter> wildcardContentType() {
+        FilterRegistrationBean<WildcardContentTypeFilter> registration =
+                new FilterRegistrationBean<>(new WildcardContentTypeFilter());
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 1);
+        return registration;
+    }
+
     /** After the security filters, so an unauthenticated request is a 401 whatever its size. */
     @Bean
     FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimit(ApiProperties properties) {

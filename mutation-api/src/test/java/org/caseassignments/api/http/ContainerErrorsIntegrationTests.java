@@ -108,7 +108,11 @@ class ContainerErrorsIntegrationTests {
                 406, "NOT_ACCEPTABLE");
         assertProblem(http.send("POST /foster-homes HTTP/1.1\r\n" + admin + "\r\nContent-Type: text/plain",
                 "name=x".getBytes()), 415, "UNSUPPORTED_MEDIA_TYPE");
+        assertProblem(http.send("POST /foster-homes HTTP/1.1\r\n" + admin + "\r\nContent-Type: */*", "{}".getBytes()),
+                415, "UNSUPPORTED_MEDIA_TYPE");
         assertProblem(http.send("GET /error HTTP/1.1"), 404, "NOT_FOUND");
+        assertProblem(http.send("GET /actuator/health?x=% HTTP/1.1"), 400, "BAD_REQUEST");
+        assertProblem(http.send("POST /actuator/beans HTTP/1.1\r\n" + admin), 404, "NOT_FOUND");
     }
 
     @Test

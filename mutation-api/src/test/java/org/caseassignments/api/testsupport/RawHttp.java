@@ -31,9 +31,13 @@ public final class RawHttp {
             String withHost = head.contains("\r\nHost:") ? head : head.replaceFirst("\r\n|$", "\r\nHost: localhost\r\n");
             String lines = (withHost.endsWith("\r\n") ? withHost : withHost + "\r\n")
                     + "Connection: close\r\n" + (body.length > 0 ? "Content-Length: " + body.length + "\r\n" : "") + "\r\n";
-            out.write(lines.getBytes(StandardCharsets.ISO_8859_1));
-            out.write(body);
-            out.flush();
+            try {
+                out.write(lines.getBytes(StandardCharsets.ISO_8859_1));
+                out.write(body);
+                out.flush();
+            } catch (java.net.SocketException e) {
+                // the server answered and closed before reading everything (a request it refused): read that answer
+            }
             return Answer.parse(readAll(socket.getInputStream()));
         } catch (IOException e) {
             throw new IllegalStateException("raw request failed: " + head.lines().findFirst().orElse(""), e);
