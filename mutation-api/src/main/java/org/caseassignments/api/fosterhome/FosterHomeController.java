@@ -3,6 +3,7 @@ package org.caseassignments.api.fosterhome;
 import java.net.URI;
 import java.util.UUID;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
@@ -55,10 +56,10 @@ class FosterHomeController {
     }
 
     @GetMapping("/foster-homes/{id}")
-    ResponseEntity<FosterHomeResponse> get(Caller caller, @PathVariable UUID id) {
+    ResponseEntity<FosterHomeResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         FosterHome home = homes.find(id).orElseThrow(() -> ApiProblem.notFound("Foster home", id));
         policy.require(caller, Action.READ, home.resource());
-        return Responses.ok(etag(home), FosterHomeResponse.of(home));
+        return Responses.read(request, etag(home), FosterHomeResponse.of(home));
     }
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears capacity. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.caseassignments.api.policy.PolicyDenied;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,13 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<Object> problem(ApiProblem problem, HttpServletRequest request) {
         return respond(problem.code(), problem.getMessage(), problem.errors(), request.getRequestURI());
+    }
+
+    /** Tomcat refuses to decode a query string or form body ({@code ?x=%}) only when it is first read. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> undecodableParameters(HttpServletRequest request) {
+        return respond(ProblemCode.BAD_REQUEST, "The query string or form parameters are not validly percent-encoded",
+                List.of(), request.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)
@@ -178,8 +186,12 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(code.status(), detail);
         problem.setType(code.type());
         problem.setTitle(code.title());
-        problem.setInstance(java.net.URI.create(path));
+        String instance = ProblemWriter.instance(path);
+        if (instance != null) {
+            problem.setInstance(java.net.URI.create(instance));
+        }
         problem.setProperty("code", code.name());
+        problem.setProperty("request_id", org.slf4j.MDC.get(RequestIds.MDC_KEY));
         if (!errors.isEmpty()) {
             problem.setProperty("errors", errors.stream()
                     .map(error -> Map.of("field", error.field(), "message", error.message())).toList());

@@ -22,9 +22,12 @@ public final class IfMatch {
     }
 
     private final List<EntityTag> tags;
+    /** {@code *}: only a conditional GET accepts it. */
+    private final boolean any;
 
-    private IfMatch(List<EntityTag> tags) {
+    private IfMatch(List<EntityTag> tags, boolean any) {
         this.tags = tags;
+        this.any = any;
     }
 
     /**
@@ -39,6 +42,27 @@ public final class IfMatch {
                     ? "This write is conditional: send If-Match with the ETag of the version you read (GET the resource first)"
                     : "If-Match: * names no version; send the ETag of the version you read (GET the resource first)");
         }
+        return new IfMatch(Collections.unmodifiableList(tags(value, HEADER)), false);
+    }
+
+    /**
+     * The precondition of a GET or HEAD (RFC 9110 §13.1.1, §13.1.2): {@code If-Match} or
+     * {@code If-None-Match}, where {@code *} matches any current version; {@code null} when absent.
+     *
+     * @throws ApiProblem 400 {@code MALFORMED_IF_MATCH} when it is neither {@code *} nor a list of entity tags
+     */
+    static IfMatch condition(List<String> headerValues, String header) {
+        String value = String.join(",", headerValues).strip();
+        if (headerValues.isEmpty()) {
+            return null;
+        }
+        if (value.equals("*")) {
+            return new IfMatch(List.of(), true);
+        }
+        return new IfMatch(Collections.unmodifiableList(tags(value, header)), false);
+    }
+
+    private static List<EntityTag> tags(String value, String header) {
         List<EntityTag> tags = new ArrayList<>();
         int i = 0;
         int n = value.length();
@@ -51,15 +75,15 @@ public final class IfMatch {
             boolean weak = value.startsWith("W/", i);
             int open = weak ? i + 2 : i;
             if (open >= n || value.charAt(open) != '"') {
-                throw malformed(value);
+                throw malformed(header, value);
             }
             int close = value.indexOf('"', open + 1);
             if (close < 0) {
-                throw malformed(value);
+                throw malformed(header, value);
             }
             String opaque = value.substring(open + 1, close);
             if (!opaque.chars().allMatch(IfMatch::isEtagChar)) {
-                throw malformed(value);
+                throw malformed(header, value);
             }
             tags.add(new EntityTag(weak, opaque));
             i = close + 1;
@@ -67,13 +91,13 @@ public final class IfMatch {
                 i++;
             }
             if (i < n && value.charAt(i) != ',') {
-                throw malformed(value);
+                throw malformed(header, value);
             }
         }
         if (tags.isEmpty()) {
-            throw malformed(value);
+            throw malformed(header, value);
         }
-        return new IfMatch(Collections.unmodifiableList(tags));
+        return tags;
     }
 
     /**
@@ -87,9 +111,20 @@ public final class IfMatch {
             throw new IllegalArgumentException("not a strong entity tag: " + etag);
         }
         byte[] current = etag.substring(1, etag.length() - 1).getBytes(StandardCharsets.ISO_8859_1);
-        boolean matched = false;
+        boolean matched = any;
         for (EntityTag tag : tags) {
             matched |= !tag.weak() && MessageDigest.isEqual(tag.opaque().getBytes(StandardCharsets.ISO_8859_1), current);
+        }
+        return matched;
+    }
+
+    /** Weak comparison ({@code If-None-Match}): the tags' opaque parts match, weak or not; {@code *} matches. */
+    public boolean matchesWeakly(String etag) {
+        String current = etag.startsWith("W/") ? etag.substring(2) : etag;
+        boolean matched = any;
+        for (EntityTag tag : tags) {
+            matched |= MessageDigest.isEqual(("\"" + tag.opaque() + "\"").getBytes(StandardCharsets.ISO_8859_1),
+                    current.getBytes(StandardCharsets.ISO_8859_1));
         }
         return matched;
     }
@@ -104,6 +139,9 @@ public final class IfMatch {
 
     @Override
     public String toString() {
+        if (any) {
+            return "*";
+        }
         return String.join(", ", tags.stream().map(tag -> (tag.weak() ? "W/" : "") + "\"" + tag.opaque() + "\"").toList());
     }
 
@@ -112,8 +150,8 @@ public final class IfMatch {
         return c == 0x21 || (c >= 0x23 && c <= 0x7E) || (c >= 0x80 && c <= 0xFF);
     }
 
-    private static ApiProblem malformed(String value) {
-        return new ApiProblem(ProblemCode.MALFORMED_IF_MATCH, "If-Match must be a list of quoted entity tags such as "
+    private static ApiProblem malformed(String header, String value) {
+        return new ApiProblem(ProblemCode.MALFORMED_IF_MATCH, header + " must be a list of quoted entity tags such as "
                 + "\"q3xk0Vd5a1Jp2m2TQbJ1hg\", as sent in the ETag header; got: " + abbreviate(value));
     }
 

@@ -39,7 +39,9 @@ class OpenApiConfiguration {
                                 + "resource: send back the one you read). "
                                 + "Errors are RFC 9457 problem documents with a stable code; a denial is a 403 with "
                                 + "an empty body."))
-                .components(new Components().addSecuritySchemes("bearer", new SecurityScheme()
+                .components(new Components()
+                        .addSchemas(DocumentedResponses.PROBLEM, DocumentedResponses.problemSchema())
+                        .addSecuritySchemes("bearer", new SecurityScheme()
                         .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")))
                 .addSecurityItem(new SecurityRequirement().addList("bearer"));
     }
@@ -48,6 +50,11 @@ class OpenApiConfiguration {
     @Bean
     ModelResolver snakeCaseSchemas() {
         return new ModelResolver(Json.mapper().copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE));
+    }
+
+    @Bean
+    OperationCustomizer documentedResponses() {
+        return new DocumentedResponses();
     }
 
     @Bean

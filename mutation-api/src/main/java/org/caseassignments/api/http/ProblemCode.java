@@ -27,10 +27,11 @@ public enum ProblemCode {
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     BAD_REQUEST(HttpStatus.BAD_REQUEST, "Bad request"),
+    NOT_IMPLEMENTED(HttpStatus.NOT_IMPLEMENTED, "Method not implemented"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
     private static final Set<ProblemCode> FRAMEWORK = EnumSet.of(NOT_FOUND, PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED,
-            NOT_ACCEPTABLE, UNSUPPORTED_MEDIA_TYPE, BAD_REQUEST, INTERNAL_ERROR);
+            NOT_ACCEPTABLE, UNSUPPORTED_MEDIA_TYPE, BAD_REQUEST, NOT_IMPLEMENTED, INTERNAL_ERROR);
     private static final String TYPE_PREFIX = "urn:case-assignments:problem:";
 
     private final HttpStatus status;

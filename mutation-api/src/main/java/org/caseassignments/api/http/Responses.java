@@ -1,17 +1,52 @@
 package org.caseassignments.api.http;
 
 import java.net.URI;
+import java.util.Collections;
 
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
-/** Successful answers carry the strong ETag ({@link EntityTags}) of the version they show or wrote. */
+/**
+ * Successful answers carry the strong ETag ({@link EntityTags}) of the version they show or wrote;
+ * a read of one resource honours the caller's preconditions ({@link #read}).
+ */
 public final class Responses {
+
+    private static final String IF_NONE_MATCH = "If-None-Match";
 
     private Responses() {
     }
 
     public static <T> ResponseEntity<T> ok(String etag, T body) {
         return ResponseEntity.ok().eTag(etag).body(body);
+    }
+
+    /**
+     * A GET or HEAD of one resource, after authorization, under RFC 9110 §13.2.2: an {@code If-Match}
+     * that no current tag matches (strong comparison; {@code *} matches) is a 412; an
+     * {@code If-None-Match} that matches (weak comparison; {@code *} matches) is a 304 with the ETag
+     * and no body. A malformed {@code If-Match} is a 400 as on writes; a malformed
+     * {@code If-None-Match} is ignored, since all it could do is save a body.
+     */
+    public static <T> ResponseEntity<T> read(HttpServletRequest request, String etag, T body) {
+        IfMatch ifMatch = IfMatch.condition(Collections.list(request.getHeaders(IfMatch.HEADER)), IfMatch.HEADER);
+        if (ifMatch != null) {
+            ifMatch.require(etag, request.getRequestURI());
+        }
+        if (notModified(request, etag)) {
+            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
+        }
+        return ok(etag, body);
+    }
+
+    private static boolean notModified(HttpServletRequest request, String etag) {
+        try {
+            IfMatch ifNoneMatch = IfMatch.condition(Collections.list(request.getHeaders(IF_NONE_MATCH)), IF_NONE_MATCH);
+            return ifNoneMatch != null && ifNoneMatch.matchesWeakly(etag);
+        } catch (ApiProblem malformed) {
+            return false;
+        }
     }
 
     public static <T> ResponseEntity<T> created(URI location, String etag, T body) {

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
@@ -61,11 +62,11 @@ class KinshipOptionController {
     }
 
     @GetMapping("/kinship-options/{id}")
-    ResponseEntity<KinshipOptionResponse> get(Caller caller, @PathVariable UUID id) {
+    ResponseEntity<KinshipOptionResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         KinshipOption option = options.find(id).orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND,
                 "Kinship option " + id + " does not exist or was deleted"));
         policy.require(caller, Action.READ, option.resource());
-        return Responses.ok(etag(option), KinshipOptionResponse.of(option));
+        return Responses.read(request, etag(option), KinshipOptionResponse.of(option));
     }
 
     /** The case's live kinship options the caller may read. */

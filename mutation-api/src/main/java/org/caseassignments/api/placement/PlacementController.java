@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
@@ -67,10 +68,10 @@ class PlacementController {
     }
 
     @GetMapping("/placements/{id}")
-    ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id) {
+    ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
         policy.require(caller, Action.READ, placement.resource());
-        return Responses.ok(etag(placement), PlacementResponse.of(placement));
+        return Responses.read(request, etag(placement), PlacementResponse.of(placement));
     }
 
     /** The case's placements the caller may read. */

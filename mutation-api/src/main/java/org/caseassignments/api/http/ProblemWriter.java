@@ -1,0 +1,63 @@
+package org.caseassignments.api.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Writes a problem document straight to the servlet response, for the answers given outside Spring
+ * MVC: the connector's 400s and the security firewall's rejections. Same members as
+ * {@link ErrorHandling}'s documents, same headers.
+ */
+final class ProblemWriter {
+
+    static final String PROBLEM_JSON = "application/problem+json";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private ProblemWriter() {
+    }
+
+    static void write(HttpServletRequest request, HttpServletResponse response, ProblemCode code, int status,
+                      String detail) throws IOException {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", code.type().toString());
+        problem.put("title", code.title());
+        problem.put("status", status);
+        problem.put("detail", detail);
+        Object original = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+        String instance = instance(original instanceof String uri ? uri : request.getRequestURI());
+        if (instance != null) {
+            problem.put("instance", instance);
+        }
+        problem.put("code", code.name());
+        problem.put("request_id", RequestIds.of(request, response));
+        byte[] body = JSON.writeValueAsBytes(problem);
+        response.resetBuffer();
+        response.setStatus(status);
+        SecurityHeaders.addMissing(response);
+        response.setContentType(PROBLEM_JSON);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+        response.flushBuffer();
+    }
+
+    /** The request path when it is a valid URI reference (a rejected one may not be), otherwise none. */
+    static String instance(String path) {
+        if (path == null || path.isEmpty() || path.length() > 2048) {
+            return null;
+        }
+        try {
+            return URI.create(path).toString();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.caseassignments.api.http;
+
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * The request id: taken from the caller's {@code X-Request-Id} when it is well formed (1–64 of
+ * {@code [A-Za-z0-9._-]}, so it cannot break a log line or a header), otherwise generated. It is
+ * echoed in the response header, carried by every problem document ({@code request_id}) and put in
+ * the logging MDC ({@code request_id}) while the request runs.
+ */
+public final class RequestIds {
+
+    public static final String HEADER = "X-Request-Id";
+    public static final String MDC_KEY = "request_id";
+    static final String ATTRIBUTE = RequestIds.class.getName() + ".id";
+
+    private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    private RequestIds() {
+    }
+
+    /** The request's id, assigned (and echoed on the response) on first use. */
+    static String of(HttpServletRequest request, HttpServletResponse response) {
+        Object known = request.getAttribute(ATTRIBUTE);
+        String id = known instanceof String assigned ? assigned : accept(request.getHeader(HEADER));
+        request.setAttribute(ATTRIBUTE, id);
+        if (!response.isCommitted()) {
+            response.setHeader(HEADER, id);
+        }
+        return id;
+    }
+
+    /** {@code inbound} when it is well formed, otherwise a new random id. */
+    static String accept(String inbound) {
+        return inbound != null && WELL_FORMED.matcher(inbound).matches() ? inbound : UUID.randomUUID().toString();
+    }
+}
