@@ -11,6 +11,8 @@ import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
+import org.caseassignments.api.idempotency.Idempotency;
+import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
@@ -33,8 +35,11 @@ class FosterHomeController {
     private final PolicyEngine policy;
     private final GuardedUpdate updates;
     private final EntityTags etags;
+    private final Idempotency idempotency;
 
-    FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates, EntityTags etags) {
+    FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates, EntityTags etags,
+                         Idempotency idempotency) {
+        this.idempotency = idempotency;
         this.homes = homes;
         this.policy = policy;
         this.updates = updates;
@@ -44,15 +49,24 @@ class FosterHomeController {
     /**
      * Creates a foster home with a PENDING license, in the caller's jurisdiction. The decision sees the
      * requested admin unit (the destination), so a county director can only create homes in units they administer. One INSERT,
-     * atomic on its own; a duplicate license number is 409.
+     * atomic on its own (with an Idempotency-Key, in one transaction with the key's claim and record); a
+     * duplicate license number is 409.
      */
     @PostMapping("/foster-homes")
-    ResponseEntity<FosterHomeResponse> create(Caller caller, @Valid @RequestBody CreateFosterHomeRequest request) {
+    ResponseEntity<FosterHomeResponse> create(Caller caller, @Valid @RequestBody CreateFosterHomeRequest request,
+                                              HttpServletRequest http) {
+        IdempotentCreate<FosterHomeResponse> idempotent = idempotency.begin(caller, http, request,
+                FosterHomeResponse.class, replayed -> homes.find(replayed).map(FosterHome::resource));
+        if (idempotent.replay().isPresent()) {
+            return idempotent.replay().get();
+        }
         policy.require(caller, Action.CREATE,
                 FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING, caller.jurisdiction()));
-        FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
-        return Responses.created(URI.create("/foster-homes/" + created.id()), etag(created),
-                FosterHomeResponse.of(created));
+        return idempotent.run(() -> {
+            FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
+            return Responses.created(URI.create("/foster-homes/" + created.id()), etag(created),
+                    FosterHomeResponse.of(created));
+        });
     }
 
     @GetMapping("/foster-homes/{id}")

@@ -13,6 +13,8 @@ import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
+import org.caseassignments.api.idempotency.Idempotency;
+import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
@@ -38,9 +40,11 @@ class KinshipOptionController {
     private final GuardedCreate creates;
     private final GuardedUpdate updates;
     private final EntityTags etags;
+    private final Idempotency idempotency;
 
     KinshipOptionController(KinshipOptions options, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                            EntityTags etags) {
+                            EntityTags etags, Idempotency idempotency) {
+        this.idempotency = idempotency;
         this.options = options;
         this.policy = policy;
         this.creates = creates;
@@ -51,14 +55,22 @@ class KinshipOptionController {
     /** Creates a kinship option; its assignment comes from the case's projection row, never from the caller. */
     @PostMapping("/cases/{caseId}/kinship-options")
     ResponseEntity<KinshipOptionResponse> create(Caller caller, @PathVariable UUID caseId,
-                                                 @Valid @RequestBody CreateKinshipOptionRequest request) {
+                                                 @Valid @RequestBody CreateKinshipOptionRequest request,
+                                                 HttpServletRequest http) {
+        IdempotentCreate<KinshipOptionResponse> idempotent = idempotency.begin(caller, http, request,
+                KinshipOptionResponse.class, replayed -> options.find(replayed).map(KinshipOption::resource));
+        if (idempotent.replay().isPresent()) {
+            return idempotent.replay().get();
+        }
         UUID id = UUID.randomUUID();
         boolean approved = Boolean.TRUE.equals(request.approved());
-        KinshipOption created = creates.run(caller, caseId,
+        return creates.run(caller, caseId, idempotent,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
-                assignment -> options.insert(id, caseId, request, assignment, caller.sub()));
-        return Responses.created(URI.create("/kinship-options/" + id), etag(created),
-                KinshipOptionResponse.of(created));
+                assignment -> {
+                    KinshipOption created = options.insert(id, caseId, request, assignment, caller.sub());
+                    return idempotent.record(Responses.created(URI.create("/kinship-options/" + id), etag(created),
+                            KinshipOptionResponse.of(created)));
+                });
     }
 
     @GetMapping("/kinship-options/{id}")

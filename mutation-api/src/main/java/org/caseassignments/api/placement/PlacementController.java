@@ -12,6 +12,8 @@ import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
+import org.caseassignments.api.idempotency.Idempotency;
+import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
@@ -36,9 +38,11 @@ class PlacementController {
     private final GuardedCreate creates;
     private final GuardedUpdate updates;
     private final EntityTags etags;
+    private final Idempotency idempotency;
 
     PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                        EntityTags etags) {
+                        EntityTags etags, Idempotency idempotency) {
+        this.idempotency = idempotency;
         this.placements = placements;
         this.policy = policy;
         this.creates = creates;
@@ -49,12 +53,18 @@ class PlacementController {
     /** Creates a PROPOSED placement; its assignment comes from the case's projection row, never from the caller. */
     @PostMapping("/cases/{caseId}/placements")
     ResponseEntity<PlacementResponse> create(Caller caller, @PathVariable UUID caseId,
-                                             @Valid @RequestBody CreatePlacementRequest request) {
+                                             @Valid @RequestBody CreatePlacementRequest request,
+                                             HttpServletRequest http) {
         if (request.startDate() != null && request.endDate() != null && request.endDate().isBefore(request.startDate())) {
             throw ApiProblem.invalidField("end_date", "must not be before start_date (" + request.startDate() + ")");
         }
+        IdempotentCreate<PlacementResponse> idempotent = idempotency.begin(caller, http, request, PlacementResponse.class,
+                replayed -> placements.find(replayed).map(Placement::resource));
+        if (idempotent.replay().isPresent()) {
+            return idempotent.replay().get();
+        }
         UUID id = UUID.randomUUID();
-        Placement created = creates.run(caller, caseId,
+        return creates.run(caller, caseId, idempotent,
                 assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED,
                         assignment.jurisdiction()),
                 assignment -> {
@@ -62,9 +72,10 @@ class PlacementController {
                             && !placements.fosterHomeExists(request.fosterHomeId(), assignment.jurisdiction())) {
                         throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
                     }
-                    return placements.insert(id, caseId, request, assignment, caller.sub());
+                    Placement created = placements.insert(id, caseId, request, assignment, caller.sub());
+                    return idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
+                            PlacementResponse.of(created)));
                 });
-        return Responses.created(URI.create("/placements/" + id), etag(created), PlacementResponse.of(created));
     }
 
     @GetMapping("/placements/{id}")

@@ -8,6 +8,7 @@ import org.caseassignments.api.assignment.CaseAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
@@ -22,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>read the case's projection row from the pool, before the transaction;</li>
  *   <li>authorize the create: 403. A case that is not known yet has no jurisdiction, so the create is
  *       denied before any ruleset runs (decision 12): nothing is created for a case no caller can read;</li>
- *   <li>in one transaction: re-read the row {@code FOR SHARE}; a pair, revision state or jurisdiction other
+ *   <li>in one transaction: claim the {@code Idempotency-Key}, if any (409 {@code IDEMPOTENCY_KEY_IN_USE}); re-read the row {@code FOR SHARE}; a pair, revision state or jurisdiction other
  *       than the decision's is 409 {@code CONCURRENT_MODIFICATION}; insert the row with the in-transaction
  *       triple.</li>
  * </ol>
@@ -44,13 +45,15 @@ public class GuardedCreate {
 
     /**
      * @param resourceOf the resource the decision sees, built from the case's assignment
+     * @param idempotent the request's key, claimed first in the transaction; {@code insert} records the answer
      * @param insert     inserts the row with the given (in-transaction) assignment; runs inside the transaction
      */
-    public <T> T run(Caller caller, UUID caseId, Function<CaseAssignment, ResourceRef> resourceOf,
-                     Function<CaseAssignment, T> insert) {
+    public <T> T run(Caller caller, UUID caseId, IdempotentCreate<?> idempotent,
+                     Function<CaseAssignment, ResourceRef> resourceOf, Function<CaseAssignment, T> insert) {
         CaseAssignment authorized = assignments.read(caseId);
         policy.require(caller, Action.CREATE, resourceOf.apply(authorized));
         return transactions.execute(status -> {
+            idempotent.claim();
             CaseAssignment held = assignments.readForShare(caseId).orElseThrow(() -> new IllegalStateException(
                     "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
             if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
