@@ -68,6 +68,7 @@ public final class ApiClient {
         if (request.contentType != null) {
             builder.header("Content-Type", request.contentType);
         }
+        request.headers.forEach(builder::header);
         return http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString()).thenApply(Reply::new);
     }
 
@@ -78,6 +79,7 @@ public final class ApiClient {
         private String ifMatch;
         private String contentType;
         private byte[] body;
+        private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
 
         private Request(String method, String path) {
             this.method = method;
@@ -91,6 +93,11 @@ public final class ApiClient {
 
         public Request ifMatch(String ifMatch) {
             this.ifMatch = ifMatch;
+            return this;
+        }
+
+        public Request header(String name, String value) {
+            headers.put(name, value);
             return this;
         }
 

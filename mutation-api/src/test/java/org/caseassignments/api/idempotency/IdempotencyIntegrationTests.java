@@ -1,0 +1,253 @@
+package org.caseassignments.api.idempotency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.Race;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** Creates with an Idempotency-Key, through HTTP against PostgreSQL, with their races forced by held locks. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class IdempotencyIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+    private static final String KINSHIP = "{\"relative_name\": \"Ada\", \"relationship\": \"aunt\"}";
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    IdempotencyPurge purge;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final Backends backends = new Backends(jdbc);
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void shouldReplayTheIdenticalAnswerAndCreateNothingWhenACommittedCreateIsRetried() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String key = UUID.randomUUID().toString();
+        double replaysBefore = count("replayed");
+
+        Reply first = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
+        Reply retry = api.send(kinshipCreate(caseId, "w-1", key, "{\"relationship\":\"aunt\",  \"relative_name\":\"Ada\"}"));
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(201);
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+        assertThat(retry.body()).isEqualTo(first.body());
+        assertThat(retry.header("Location")).isEqualTo(first.header("Location")).isPresent();
+        assertThat(retry.etag()).isEqualTo(first.etag());
+        assertThat(retry.header("Idempotency-Key-Replayed")).contains("true");
+        assertThat(kinshipOptions(caseId)).isEqualTo(1);
+        assertThat(count("replayed")).isEqualTo(replaysBefore + 1);
+    }
+
+    @Test
+    void shouldReplayAFosterHomeCreateInsteadOfRefusingItsLicenseNumberAsADuplicate() {
+        String admin = TestTokens.admin("a-1").token();
+        String license = "GA-" + UUID.randomUUID();
+        String body = "{\"name\": \"Oak House\", \"license_number\": \"" + license + "\", \"admin_unit\": \"unit-1\"}";
+        String key = UUID.randomUUID().toString();
+
+        Reply first = api.send(ApiClient.request("POST", "/foster-homes").token(admin).header("Idempotency-Key", key)
+                .json(body));
+        Reply retry = api.send(ApiClient.request("POST", "/foster-homes").token(admin).header("Idempotency-Key", key)
+                .json(body));
+        Reply withoutKey = api.post("/foster-homes", admin, body);
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(201);
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+        assertThat(retry.body()).isEqualTo(first.body());
+        assertThat(retry.header("Location")).isEqualTo(first.header("Location"));
+        assertThat(withoutKey.code()).isEqualTo("DUPLICATE_LICENSE_NUMBER");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM foster_homes WHERE license_number = ?", Integer.class,
+                license)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuse422WhenTheKeyIsReusedForADifferentBody() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String key = UUID.randomUUID().toString();
+
+        Reply first = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
+        Reply reused = api.send(kinshipCreate(caseId, "w-1", key, "{\"relative_name\": \"Bea\", \"relationship\": \"aunt\"}"));
+        Reply otherCase = api.send(kinshipCreate(Cases.assignedTo(jdbc, "w-1", "s-1", 1), "w-1", key, KINSHIP));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(reused.status()).as(reused.toString()).isEqualTo(422);
+        assertThat(reused.code()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+        assertThat(otherCase.status()).as("the path is part of the fingerprint").isEqualTo(422);
+        assertThat(kinshipOptions(caseId)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldScopeTheKeyToTheCallerSoAnotherCallersKeyNeverReplays() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String key = UUID.randomUUID().toString();
+
+        Reply mine = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
+        Reply theirs = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                .token(TestTokens.supervisor("s-1").token()).header("Idempotency-Key", key).json(KINSHIP));
+
+        assertThat(mine.status()).isEqualTo(201);
+        assertThat(theirs.status()).as(theirs.toString()).isEqualTo(201);
+        assertThat(theirs.text("id")).isNotEqualTo(mine.text("id"));
+        assertThat(kinshipOptions(caseId)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAnswer409InUseToASecondRequestWhileTheFirstWithTheKeyIsInFlightAndCreateOneRow() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+        String key = UUID.randomUUID().toString();
+        String body = "{\"foster_home_id\": \"" + home + "\"}";
+
+        Reply first;
+        Reply second;
+        try (OpenTransaction homeLock = lockRow("foster_homes", home)) {
+            // The first create has claimed the key and waits in its insert's foreign-key check on the home.
+            CompletableFuture<Reply> inFlight = api.sendAsync(placementCreate(caseId, key, body));
+            backends.awaitBlockedBy(homeLock.pid());
+
+            second = api.send(placementCreate(caseId, key, body));
+
+            homeLock.commit();
+            first = inFlight.get(30, TimeUnit.SECONDS);
+        }
+        Reply retry = api.send(placementCreate(caseId, key, body));
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(201);
+        assertThat(second.status()).as(second.toString()).isEqualTo(409);
+        assertThat(second.code()).isEqualTo("IDEMPOTENCY_KEY_IN_USE");
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+        assertThat(retry.body()).isEqualTo(first.body());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE case_id = ?", Integer.class, caseId))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldLetARetryWithTheSameKeySucceedAfterTheCreateLostTheForShareRace() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String key = UUID.randomUUID().toString();
+        ApiClient.Request create = ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                .token(TestTokens.admin("a-1").token()).header("Idempotency-Key", key).json(KINSHIP);
+
+        Reply raced;
+        try (OpenTransaction reassignment = OpenTransaction.begin(DB.dataSource(), jdbc -> new AssignmentWriter(jdbc)
+                .apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s-1", 2)))).awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment, create);
+        }
+        Reply retry = api.send(create);
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+        assertThat(retry.text("assigned_worker_sub")).isEqualTo("w-2");
+        assertThat(kinshipOptions(caseId)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAnEmpty403ReplayToACallerWhoMayNoLongerReadTheCreatedRecord() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String key = UUID.randomUUID().toString();
+        Reply first = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
+        // What the projector does to the case's rows when the case is reassigned.
+        jdbc.update("UPDATE kinship_options SET assigned_worker_sub = 'w-2' WHERE id = ?::uuid", first.text("id"));
+
+        Reply replay = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(replay.status()).as(replay.toString()).isEqualTo(403);
+        assertThat(replay.body()).isEmpty();
+    }
+
+    @Test
+    void shouldRefuse400NamingTheHeaderWhenTheKeyIsNotOneToTwoHundredFiftyFiveVisibleAsciiCharacters() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+
+        for (String key : List.of("with space", "a".repeat(256), "")) {
+            Reply refused = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
+
+            assertThat(refused.status()).as(key + ": " + refused).isEqualTo(400);
+            assertThat(refused.code()).isEqualTo("VALIDATION_FAILED");
+            assertThat(refused.json().path("errors").get(0).path("field").asString()).isEqualTo("Idempotency-Key");
+        }
+        assertThat(api.send(kinshipCreate(caseId, "w-1", "a".repeat(255), KINSHIP)).status()).isEqualTo(201);
+        assertThat(kinshipOptions(caseId)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldPurgeKeysOlderThanTheRetentionAndKeepYoungerOnes() {
+        String old = UUID.randomUUID().toString();
+        String young = UUID.randomUUID().toString();
+        for (String key : List.of(old, young)) {
+            jdbc.update("INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint) "
+                    + "VALUES ('w-9', 'POST /foster-homes', ?, '\\x00')", key);
+        }
+        jdbc.update("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key = ?", old);
+
+        purge.purge();
+
+        assertThat(jdbc.queryForList("SELECT idempotency_key FROM idempotency_keys WHERE idempotency_key IN (?, ?)",
+                String.class, old, young)).containsExactly(young);
+    }
+
+    private ApiClient.Request kinshipCreate(UUID caseId, String worker, String key, String body) {
+        return ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                .token(TestTokens.caseworker(worker).token()).header("Idempotency-Key", key).json(body);
+    }
+
+    private ApiClient.Request placementCreate(UUID caseId, String key, String body) {
+        return ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                .token(TestTokens.caseworker("w-1").token()).header("Idempotency-Key", key).json(body);
+    }
+
+    private int kinshipOptions(UUID caseId) {
+        return jdbc.queryForObject("SELECT count(*) FROM kinship_options WHERE case_id = ?", Integer.class, caseId);
+    }
+
+    private double count(String outcome) {
+        return meters.counter(Idempotency.METRIC, "outcome", outcome).count();
+    }
+
+    private static OpenTransaction lockRow(String table, UUID id) {
+        return OpenTransaction.begin(DB.dataSource(),
+                jdbc -> jdbc.queryForList("SELECT id FROM " + table + " WHERE id = ? FOR UPDATE", id)).awaitWork();
+    }
+}
