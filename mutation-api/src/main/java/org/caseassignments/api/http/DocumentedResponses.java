@@ -32,6 +32,8 @@ import org.springframework.web.method.HandlerMethod;
  */
 final class DocumentedResponses implements OperationCustomizer {
 
+    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
     static final String PROBLEM = "Problem";
     private static final String PROBLEM_REF = "#/components/schemas/" + PROBLEM;
     private static final String ETAG = "ETag";
@@ -51,9 +53,20 @@ final class DocumentedResponses implements OperationCustomizer {
         ApiResponse success = responses.remove("200");
         Content content = success == null ? null : success.getContent();
         switch (method) {
-            case POST -> responses.addApiResponse("201", new ApiResponse().description("Created").content(content)
-                    .addHeaderObject("Location", header("The created resource's URL"))
-                    .addHeaderObject(ETAG, header("The strong ETag of the created version")));
+            case POST -> {
+                responses.addApiResponse("201", new ApiResponse().description("Created, or the recorded answer of the "
+                                + "first request with this Idempotency-Key").content(content)
+                        .addHeaderObject("Location", header("The created resource's URL"))
+                        .addHeaderObject(ETAG, header("The strong ETag of the created version"))
+                        .addHeaderObject(IDEMPOTENCY_KEY + "-Replayed", header("true on a replayed answer")));
+                operation.addParametersItem(new HeaderParameter().name(IDEMPOTENCY_KEY).required(false)
+                        .description("1 to 255 visible ASCII characters, unique per request of this caller on this "
+                                + "endpoint: a retry with it answers the first request's response instead of creating "
+                                + "again (kept api.idempotency.retention; required when api.idempotency.required)")
+                        .schema(new StringSchema().minLength(1).maxLength(255).pattern("^[\\x21-\\x7E]+$")));
+                problem(responses, "422", "The Idempotency-Key was used for a different request "
+                        + "(IDEMPOTENCY_KEY_REUSED)");
+            }
             case DELETE -> responses.addApiResponse("204", new ApiResponse().description("Deleted")
                     .addHeaderObject(ETAG, header("The strong ETag of the deleted (final) version")));
             default -> {
@@ -76,7 +89,8 @@ final class DocumentedResponses implements OperationCustomizer {
                     .schema(new StringSchema()));
         }
         problem(responses, "400", "Invalid path parameters, headers or body (VALIDATION_FAILED, MALFORMED_REQUEST, "
-                + "MALFORMED_IF_MATCH, BAD_REQUEST)");
+                + "MALFORMED_IF_MATCH, BAD_REQUEST" + (method == RequestMethod.POST ? ", IDEMPOTENCY_KEY_REQUIRED" : "")
+                + ")");
         responses.addApiResponse("401", new ApiResponse().description("No valid bearer token (empty body)"));
         responses.addApiResponse("403", new ApiResponse().description("The ruleset denies it (empty body)"));
         if (path.contains("{")) {
@@ -88,7 +102,9 @@ final class DocumentedResponses implements OperationCustomizer {
             problem(responses, "415", "The body is not JSON");
         }
         if (method == RequestMethod.POST || conditionalWrite) {
-            problem(responses, "409", "A concurrent change, a refused state transition or a duplicate");
+            problem(responses, "409", "A concurrent change, a refused state transition or a duplicate"
+                    + (method == RequestMethod.POST ? "; IDEMPOTENCY_KEY_IN_USE while a request with the key is in "
+                    + "flight (retry)" : ""));
         }
         if (conditionalWrite) {
             problem(responses, "412", "If-Match names no current version: GET again and reapply");
