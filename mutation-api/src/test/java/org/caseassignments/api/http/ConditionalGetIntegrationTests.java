@@ -103,7 +103,7 @@ class ConditionalGetIntegrationTests {
     }
 
     @Test
-    void shouldAnswer404And403BeforeAnyPrecondition() {
+    void shouldAnswer404And403BeforeAnyPreconditionAlsoForAnotherJurisdictionsRecord() {
         RawHttp.Answer missing = http.send("GET /foster-homes/" + UUID.randomUUID() + " HTTP/1.1\r\n" + admin
                 + "\r\nIf-None-Match: *");
         UUID caseId = Cases.assignedTo(DB.jdbc(), "w-1", "s-1", 1);
@@ -111,8 +111,13 @@ class ConditionalGetIntegrationTests {
         RawHttp.Answer denied = http.send("GET /placements/" + placement + " HTTP/1.1\r\nAuthorization: Bearer "
                 + TestTokens.caseworker("w-9").token() + "\r\nIf-None-Match: *");
 
+        RawHttp.Answer otherJurisdiction = http.send("GET /placements/" + placement + " HTTP/1.1\r\nAuthorization: Bearer "
+                + TestTokens.admin("a-1").jurisdiction("texas").token() + "\r\nIf-None-Match: *");
+
         assertThat(missing.status()).isEqualTo(404);
         assertThat(denied.status()).isEqualTo(403);
+        assertThat(otherJurisdiction.status()).as("a precondition never answers for another jurisdiction's record")
+                .isEqualTo(403);
     }
 
     private RawHttp.Answer get(String method, String condition) {
