@@ -57,9 +57,6 @@ class FosterHomeController {
                                               HttpServletRequest http) {
         IdempotentCreate<FosterHomeResponse> idempotent = idempotency.begin(caller, http, request,
                 FosterHomeResponse.class, replayed -> homes.find(replayed).map(FosterHome::resource));
-        if (idempotent.replay().isPresent()) {
-            return idempotent.replay().get();
-        }
         policy.require(caller, Action.CREATE,
                 FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING, caller.jurisdiction()));
         return idempotent.run(() -> {

@@ -16,11 +16,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.FieldError;
 import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.idempotency.IdempotencyKeys.Claim;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Recorded;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -28,13 +30,13 @@ import org.springframework.web.servlet.HandlerMapping;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code Idempotency-Key} of a create. Before the create's transaction (from the pool, like an
- * authorization read): a committed record of the key with the same fingerprint is replayed once the
- * caller may still READ the resource it names (otherwise the usual empty 403), one with another
- * fingerprint is 422 {@code IDEMPOTENCY_KEY_REUSED}. Otherwise the create's own transaction claims the key
- * first ({@link IdempotentCreate#claim()}), so that of two concurrent requests PostgreSQL's primary key
- * lets one through and the other is 409 {@code IDEMPOTENCY_KEY_IN_USE}, and records the response last. A
- * create that fails rolls its claim back with it: a retry can succeed.
+ * The {@code Idempotency-Key} of a create. The create's own transaction claims the key first
+ * ({@link IdempotentCreate#claim()}): a lock on the key that is never waited for, so of two concurrent
+ * requests with it one goes on and the other is 409 {@code IDEMPOTENCY_KEY_IN_USE}, and the key's
+ * committed record, if any. A record with the same fingerprint is replayed once the transaction has
+ * rolled back and the caller may still READ the resource it names (otherwise the usual empty 403); one
+ * with another fingerprint is 422 {@code IDEMPOTENCY_KEY_REUSED}. The answer is recorded last, in the
+ * same transaction: a create that fails leaves nothing behind, and a retry can succeed.
  */
 @Component
 public class Idempotency {
@@ -61,7 +63,7 @@ public class Idempotency {
     }
 
     /**
-     * Reads and checks the header, and answers a repeat. Runs before any transaction.
+     * Reads and checks the header. Runs before any transaction and reads nothing.
      *
      * @param body         the create's parsed body, whose canonical JSON is part of the fingerprint
      * @param responseType the type of the create's response body, to replay it
@@ -74,17 +76,48 @@ public class Idempotency {
             return IdempotentCreate.without();
         }
         Scope scope = new Scope(caller.sub(), request.getMethod() + " " + template(request), key);
-        byte[] fingerprint = fingerprint(request, body);
-        Optional<Recorded> recorded = keys.find(scope);
-        if (recorded.isEmpty()) {
-            return IdempotentCreate.with(this, scope, fingerprint);
+        return new IdempotentCreate<>(this, scope, fingerprint(request, body),
+                recorded -> replay(caller, recorded, responseType, current));
+    }
+
+    /** Claims the key inside the create's transaction: 409 when it is in flight, a {@link Repeat} when it was answered. */
+    void claim(Scope scope, byte[] fingerprint) {
+        Claim claim = keys.claim(scope);
+        if (claim.inFlight()) {
+            count("in_use");
+            throw new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_IN_USE, "A request with this " + HEADER + " is still "
+                    + "being processed; retry the same request to get its answer");
         }
-        if (!MessageDigest.isEqual(recorded.get().fingerprint(), fingerprint)) {
+        if (claim.recorded() != null) {
+            throw repeat(claim.recorded(), fingerprint);
+        }
+    }
+
+    /** Keeps the answer, as the last statement of the create's transaction. */
+    void record(Scope scope, byte[] fingerprint, ResponseEntity<?> response) {
+        URI location = response.getHeaders().getLocation();
+        try {
+            keys.record(scope, fingerprint, response.getStatusCode().value(),
+                    location == null ? null : location.toString(), response.getHeaders().getETag(),
+                    json.writeValueAsString(response.getBody()));
+        } catch (DuplicateKeyException e) {
+            // A request with the key committed between the claim's snapshot and its lock; answer as it did.
+            throw keys.find(scope).map(recorded -> repeat(recorded, fingerprint)).orElseThrow(() -> e);
+        }
+    }
+
+    <T> T inTransaction(Supplier<T> work) {
+        return transactions.execute(status -> work.get());
+    }
+
+    /** 422 for another request under the key; otherwise the signal to replay, thrown to roll the create back. */
+    private RuntimeException repeat(Recorded recorded, byte[] fingerprint) {
+        if (!MessageDigest.isEqual(recorded.fingerprint(), fingerprint)) {
             count("reused");
-            throw new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This " + HEADER + " was used for a different "
+            return new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This " + HEADER + " was used for a different "
                     + "request (method, path or body) by the same caller on this endpoint; send a new key for a new request");
         }
-        return IdempotentCreate.replaying(replay(caller, recorded.get(), responseType, current));
+        return new Repeat(recorded);
     }
 
     private <T> ResponseEntity<T> replay(Caller caller, Recorded recorded, Class<T> responseType,
@@ -100,23 +133,14 @@ public class Idempotency {
                 .body(json.readValue(recorded.body(), responseType));
     }
 
-    /** Claims the key inside the create's transaction: 409 when it is taken. */
-    void claim(Scope scope, byte[] fingerprint) {
-        if (!keys.claim(scope, fingerprint)) {
-            count("in_use");
-            throw new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_IN_USE, "A request with this " + HEADER + " is still "
-                    + "being processed, or has just completed; retry the same request to get its answer");
+    /** A committed answer to the same request: thrown out of the create's transaction so that it rolls back. */
+    static final class Repeat extends RuntimeException {
+        final transient Recorded recorded;
+
+        Repeat(Recorded recorded) {
+            super(null, null, false, false);
+            this.recorded = recorded;
         }
-    }
-
-    <T> T inTransaction(Supplier<T> work) {
-        return transactions.execute(status -> work.get());
-    }
-
-    void record(Scope scope, ResponseEntity<?> response) {
-        URI location = response.getHeaders().getLocation();
-        keys.record(scope, response.getStatusCode().value(), location == null ? null : location.toString(),
-                response.getHeaders().getETag(), json.writeValueAsString(response.getBody()));
     }
 
     /** 1 to 255 visible ASCII characters, one header line; null when absent and not required. */

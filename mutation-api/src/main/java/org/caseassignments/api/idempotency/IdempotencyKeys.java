@@ -1,10 +1,11 @@
 package org.caseassignments.api.idempotency;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 
-import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -13,26 +14,25 @@ import org.springframework.stereotype.Repository;
 class IdempotencyKeys {
 
     /**
-     * How long the claim waits for a key another transaction inserted and has not committed yet. That
-     * transaction is the same request sent again while the first is still running; answering 409 at once
-     * frees the connection instead of holding it for the other create's whole duration.
+     * The claim: a transaction-scoped advisory lock on the key's hash, never waited for, and the committed
+     * record of the key, if any, in one round trip. Every claim of a key takes the same lock first, so
+     * while one create holds it the same request sent again is refused at once instead of holding a pool
+     * connection for the other create's whole duration. Two keys whose hashes collide while both are in
+     * flight make the later one 409 too, which a retry resolves.
      */
-    static final String IN_FLIGHT_WAIT = "100ms";
-
-    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final String CLAIM = """
+            SELECT pg_try_advisory_xact_lock(hashtextextended(? || chr(10) || ? || chr(10) || ?, 0)) AS claimed,
+                   k.fingerprint, k.status, k.location, k.etag, k.body
+            FROM (VALUES (1)) AS one
+            LEFT JOIN idempotency_keys k ON k.caller_sub = ? AND k.endpoint = ? AND k.idempotency_key = ?""";
 
     private static final String FIND = """
             SELECT fingerprint, status, location, etag, body FROM idempotency_keys
             WHERE caller_sub = ? AND endpoint = ? AND idempotency_key = ?""";
 
-    private static final String CLAIM = """
-            INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint)
-            VALUES (?, ?, ?, ?)
-            ON CONFLICT DO NOTHING""";
-
     private static final String RECORD = """
-            UPDATE idempotency_keys SET status = ?, location = ?, etag = ?, body = ?
-            WHERE caller_sub = ? AND endpoint = ? AND idempotency_key = ?""";
+            INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint, status, location, etag, body)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
 
     /** By ctid in a bounded batch: each statement locks few rows, briefly, and the index on created_at finds them. */
     private static final String PURGE = """
@@ -47,48 +47,41 @@ class IdempotencyKeys {
 
     /** The committed record of the key, if any (an uncommitted one is invisible here). */
     Optional<Recorded> find(Scope scope) {
-        return jdbc.query(FIND, (rs, n) -> new Recorded(rs.getBytes("fingerprint"), rs.getInt("status"),
-                        rs.getString("location"), rs.getString("etag"), rs.getString("body")),
-                scope.callerSub(), scope.endpoint(), scope.key()).stream().findFirst();
+        return jdbc.query(FIND, (rs, n) -> recorded(rs), scope.callerSub(), scope.endpoint(), scope.key())
+                .stream().findFirst();
     }
 
     /**
-     * Inserts the key inside the caller's transaction. False when the key is taken: by a create still
-     * in flight (its row is locked until it ends) or by one that committed since the caller looked.
+     * The first statement of the create's transaction: takes the key's lock (held until the transaction
+     * ends) and reads its committed record. {@link Claim#inFlight()} when another transaction holds it.
      */
-    boolean claim(Scope scope, byte[] fingerprint) {
-        jdbc.execute("SET LOCAL lock_timeout = '" + IN_FLIGHT_WAIT + "'");
-        boolean inserted;
-        try {
-            inserted = jdbc.update(CLAIM, scope.callerSub(), scope.endpoint(), scope.key(), fingerprint) == 1;
-        } catch (DataAccessException e) {
-            if (!lockTimeout(e)) {
-                throw e;
-            }
-            // The transaction is aborted now; the caller's 409 rolls it back.
-            return false;
-        }
-        jdbc.execute("SET LOCAL lock_timeout TO DEFAULT");
-        return inserted;
+    Claim claim(Scope scope) {
+        return jdbc.queryForObject(CLAIM, (rs, n) -> rs.getBoolean("claimed")
+                        ? new Claim(false, rs.getBytes("fingerprint") == null ? null : recorded(rs))
+                        : new Claim(true, null),
+                scope.callerSub(), scope.endpoint(), scope.key(), scope.callerSub(), scope.endpoint(), scope.key());
     }
 
-    /** {@code lock_not_available}: the driver's SQLState, which Spring does not translate to one exception type. */
-    private static boolean lockTimeout(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && LOCK_NOT_AVAILABLE.equals(sql.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * The last statement of the create's transaction. A {@link DuplicateKeyException} when a create with
+     * the key committed after the claim's snapshot was taken and before its lock was free.
+     */
+    void record(Scope scope, byte[] fingerprint, int status, String location, String etag, String body) {
+        jdbc.update(RECORD, scope.callerSub(), scope.endpoint(), scope.key(), fingerprint, status, location, etag, body);
     }
 
-    void record(Scope scope, int status, String location, String etag, String body) {
-        jdbc.update(RECORD, status, location, etag, body, scope.callerSub(), scope.endpoint(), scope.key());
+    private static Recorded recorded(ResultSet rs) throws SQLException {
+        return new Recorded(rs.getBytes("fingerprint"), rs.getInt("status"), rs.getString("location"),
+                rs.getString("etag"), rs.getString("body"));
     }
 
     /** Deletes at most {@code batch} keys older than {@code retention}; the number deleted. */
     int purge(Duration retention, int batch) {
         return jdbc.update(PURGE, (double) retention.toSeconds(), batch);
+    }
+
+    /** The key's lock was held by another transaction, or the key's committed record (null when there is none). */
+    record Claim(boolean inFlight, Recorded recorded) {
     }
 
     record Recorded(byte[] fingerprint, int status, String location, String etag, String body) {

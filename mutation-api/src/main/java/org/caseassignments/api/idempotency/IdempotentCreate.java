@@ -1,24 +1,27 @@
 package org.caseassignments.api.idempotency;
 
-import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.caseassignments.api.idempotency.Idempotency.Repeat;
+import org.caseassignments.api.idempotency.IdempotencyKeys.Recorded;
 import org.springframework.http.ResponseEntity;
 
 /**
- * One create as its {@code Idempotency-Key} shapes it: a {@link #replay()} of the recorded answer, or a
- * create that {@link #claim() claims} the key first and {@link #record records} its answer last, both
- * in the create's transaction. Without a key every step is a no-op.
+ * One create as its {@code Idempotency-Key} shapes it: the create {@link #claim() claims} the key first
+ * and {@link #record records} its answer last, both in the create's transaction, and {@link #answer}
+ * turns a repeat of an answered request into the replay of that answer. Without a key every step is a
+ * no-op.
  */
 public final class IdempotentCreate<T> {
 
     private final Idempotency idempotency;
     private final Scope scope;
     private final byte[] fingerprint;
-    private final ResponseEntity<T> replay;
+    private final Function<Recorded, ResponseEntity<T>> replay;
 
-    private IdempotentCreate(Idempotency idempotency, Scope scope, byte[] fingerprint,
-                             ResponseEntity<T> replay) {
+    IdempotentCreate(Idempotency idempotency, Scope scope, byte[] fingerprint,
+                     Function<Recorded, ResponseEntity<T>> replay) {
         this.idempotency = idempotency;
         this.scope = scope;
         this.fingerprint = fingerprint;
@@ -29,32 +32,31 @@ public final class IdempotentCreate<T> {
         return new IdempotentCreate<>(null, null, null, null);
     }
 
-    static <T> IdempotentCreate<T> with(Idempotency idempotency, Scope scope, byte[] fingerprint) {
-        return new IdempotentCreate<>(idempotency, scope, fingerprint, null);
-    }
-
-    static <T> IdempotentCreate<T> replaying(ResponseEntity<T> replay) {
-        return new IdempotentCreate<>(null, null, null, replay);
-    }
-
-    /** The recorded answer of an earlier request with this key, authorized for the caller; answer it as it is. */
-    public Optional<ResponseEntity<T>> replay() {
-        return Optional.ofNullable(replay);
-    }
-
-    /** The first statement of the create's transaction; 409 {@code IDEMPOTENCY_KEY_IN_USE} when the key is taken. */
+    /** The first statement of the create's transaction; 409 {@code IDEMPOTENCY_KEY_IN_USE} when the key is in flight. */
     public void claim() {
         if (scope != null) {
             idempotency.claim(scope, fingerprint);
         }
     }
 
-    /** The last step of the create's transaction: keeps the answer for a retry. */
+    /** The last statement of the create's transaction: keeps the answer for a retry. */
     public ResponseEntity<T> record(ResponseEntity<T> response) {
         if (scope != null) {
-            idempotency.record(scope, response);
+            idempotency.record(scope, fingerprint, response);
         }
         return response;
+    }
+
+    /**
+     * Runs a create whose transaction {@link #claim claims} and {@link #record records}; when the key
+     * turns out to be answered already, the create has rolled back and the recorded answer is replayed.
+     */
+    public ResponseEntity<T> answer(Supplier<ResponseEntity<T>> create) {
+        try {
+            return create.get();
+        } catch (Repeat repeat) {
+            return replay.apply(repeat.recorded);
+        }
     }
 
     /**
@@ -62,15 +64,12 @@ public final class IdempotentCreate<T> {
      * on its own (autocommit) otherwise.
      */
     public ResponseEntity<T> run(Supplier<ResponseEntity<T>> create) {
-        if (replay != null) {
-            return replay;
-        }
         if (scope == null) {
             return create.get();
         }
-        return idempotency.inTransaction(() -> {
+        return answer(() -> idempotency.inTransaction(() -> {
             claim();
             return record(create.get());
-        });
+        }));
     }
 }

@@ -59,18 +59,15 @@ class KinshipOptionController {
                                                  HttpServletRequest http) {
         IdempotentCreate<KinshipOptionResponse> idempotent = idempotency.begin(caller, http, request,
                 KinshipOptionResponse.class, replayed -> options.find(replayed).map(KinshipOption::resource));
-        if (idempotent.replay().isPresent()) {
-            return idempotent.replay().get();
-        }
         UUID id = UUID.randomUUID();
         boolean approved = Boolean.TRUE.equals(request.approved());
-        return creates.run(caller, caseId, idempotent,
+        return idempotent.answer(() -> creates.run(caller, caseId, idempotent,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
                 assignment -> {
                     KinshipOption created = options.insert(id, caseId, request, assignment, caller.sub());
                     return idempotent.record(Responses.created(URI.create("/kinship-options/" + id), etag(created),
                             KinshipOptionResponse.of(created)));
-                });
+                }));
     }
 
     @GetMapping("/kinship-options/{id}")

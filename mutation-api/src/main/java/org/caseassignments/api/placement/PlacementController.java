@@ -60,11 +60,8 @@ class PlacementController {
         }
         IdempotentCreate<PlacementResponse> idempotent = idempotency.begin(caller, http, request, PlacementResponse.class,
                 replayed -> placements.find(replayed).map(Placement::resource));
-        if (idempotent.replay().isPresent()) {
-            return idempotent.replay().get();
-        }
         UUID id = UUID.randomUUID();
-        return creates.run(caller, caseId, idempotent,
+        return idempotent.answer(() -> creates.run(caller, caseId, idempotent,
                 assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED,
                         assignment.jurisdiction()),
                 assignment -> {
@@ -75,7 +72,7 @@ class PlacementController {
                     Placement created = placements.insert(id, caseId, request, assignment, caller.sub());
                     return idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
                             PlacementResponse.of(created)));
-                });
+                }));
     }
 
     @GetMapping("/placements/{id}")
