@@ -81,7 +81,7 @@ public class Idempotency {
     }
 
     /** Claims the key inside the create's transaction: 409 when it is in flight, a {@link Repeat} when it was answered. */
-    void claim(Scope scope, byte[] fingerprint) {
+    void claim(Scope scope) {
         Claim claim = keys.claim(scope);
         if (claim.inFlight()) {
             count("in_use");
@@ -89,11 +89,15 @@ public class Idempotency {
                     + "being processed; retry the same request to get its answer");
         }
         if (claim.recorded() != null) {
-            throw repeat(claim.recorded(), fingerprint);
+            throw new Repeat(claim.recorded());
         }
     }
 
-    /** Keeps the answer, as the last statement of the create's transaction. */
+    /**
+     * Keeps the answer, as the last statement of the create's transaction. A request with the key that
+     * committed between the claim's snapshot and its lock makes this a {@link Repeat} too, to be looked
+     * up once the transaction has rolled back.
+     */
     void record(Scope scope, byte[] fingerprint, ResponseEntity<?> response) {
         URI location = response.getHeaders().getLocation();
         try {
@@ -101,8 +105,7 @@ public class Idempotency {
                     location == null ? null : location.toString(), response.getHeaders().getETag(),
                     json.writeValueAsString(response.getBody()));
         } catch (DuplicateKeyException e) {
-            // A request with the key committed between the claim's snapshot and its lock; answer as it did.
-            throw keys.find(scope).map(recorded -> repeat(recorded, fingerprint)).orElseThrow(() -> e);
+            throw new Repeat(null);
         }
     }
 
@@ -110,14 +113,20 @@ public class Idempotency {
         return transactions.execute(status -> work.get());
     }
 
-    /** 422 for another request under the key; otherwise the signal to replay, thrown to roll the create back. */
-    private RuntimeException repeat(Recorded recorded, byte[] fingerprint) {
+    /**
+     * The answer to a request whose key was answered already, after its create rolled back: 422 for
+     * another request under the key, otherwise the recorded answer.
+     */
+    <T> ResponseEntity<T> repeated(Scope scope, byte[] fingerprint, Repeat repeat,
+                                   Function<Recorded, ResponseEntity<T>> replay) {
+        Recorded recorded = repeat.recorded != null ? repeat.recorded : keys.find(scope).orElseThrow(
+                () -> new IllegalStateException("the key's record was committed and is no longer there"));
         if (!MessageDigest.isEqual(recorded.fingerprint(), fingerprint)) {
             count("reused");
-            return new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This " + HEADER + " was used for a different "
+            throw new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This " + HEADER + " was used for a different "
                     + "request (method, path or body) by the same caller on this endpoint; send a new key for a new request");
         }
-        return new Repeat(recorded);
+        return replay.apply(recorded);
     }
 
     private <T> ResponseEntity<T> replay(Caller caller, Recorded recorded, Class<T> responseType,
@@ -133,7 +142,7 @@ public class Idempotency {
                 .body(json.readValue(recorded.body(), responseType));
     }
 
-    /** A committed answer to the same request: thrown out of the create's transaction so that it rolls back. */
+    /** The key has a committed answer: thrown out of the create's transaction so that it rolls back. */
     static final class Repeat extends RuntimeException {
         final transient Recorded recorded;
 

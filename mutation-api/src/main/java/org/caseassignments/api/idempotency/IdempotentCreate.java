@@ -35,7 +35,7 @@ public final class IdempotentCreate<T> {
     /** The first statement of the create's transaction; 409 {@code IDEMPOTENCY_KEY_IN_USE} when the key is in flight. */
     public void claim() {
         if (scope != null) {
-            idempotency.claim(scope, fingerprint);
+            idempotency.claim(scope);
         }
     }
 
@@ -55,7 +55,7 @@ public final class IdempotentCreate<T> {
         try {
             return create.get();
         } catch (Repeat repeat) {
-            return replay.apply(repeat.recorded);
+            return idempotency.repeated(scope, fingerprint, repeat, replay);
         }
     }
 

@@ -162,6 +162,28 @@ class IdempotencyIntegrationTests {
     }
 
     @Test
+    void shouldAnswerAsTheCommittedRecordAndCreateNothingWhenTheKeyCommitsAfterTheClaimLookedUp() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String key = UUID.randomUUID().toString();
+
+        Reply reply;
+        // A record of the key inserted, not yet committed, by a transaction the claim's look-up cannot see:
+        // the create's own record then waits on it, and fails on the primary key once it commits.
+        try (OpenTransaction other = OpenTransaction.begin(DB.dataSource(), jdbc -> jdbc.update("""
+                INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint, status)
+                VALUES ('w-1', 'POST /cases/{caseId}/kinship-options', ?, '\\x00'::bytea, 201)""", key)).awaitWork()) {
+            CompletableFuture<Reply> create = api.sendAsync(kinshipCreate(caseId, "w-1", key, KINSHIP));
+            backends.awaitBlockedBy(other.pid());
+            other.commit();
+            reply = create.get(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(422);
+        assertThat(reply.code()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+        assertThat(kinshipOptions(caseId)).isZero();
+    }
+
+    @Test
     void shouldLetARetryWithTheSameKeySucceedAfterTheCreateLostTheForShareRace() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         String key = UUID.randomUUID().toString();
