@@ -12,19 +12,20 @@ import java.nio.file.Path;
  * ({@link java.lang.management.ThreadMXBean}), because they have ended, and left {@code /proc}, by the
  * time a run's second snapshot is taken.
  */
-record Cpu(long process, long requestThreads, long jit, long postgres) {
+record Cpu(long process, long requestThreads, long jit, long postgres, long requestAllocated) {
 
-    static final String COLUMNS = "server JVM (request threads, JIT) / load generator / PostgreSQL";
+    static final String COLUMNS = "server JVM (request threads, JIT) / load generator / PostgreSQL | KB allocated per "
+            + "request by request threads";
 
     /** Set once by the benchmark: the database whose backends are counted. */
     static volatile String database = "";
 
     /** CPU used between two snapshots; {@code clients} is the load generator's threads' own. */
-    record Used(long process, long requestThreads, long jit, long postgres, long clients) {
+    record Used(long process, long requestThreads, long jit, long postgres, long clients, long requestAllocated) {
         String perRequest(long requests) {
             double n = Math.max(1, requests) * 1e6;
-            return "%.2f (%.2f, %.2f) / %.2f / %.2f".formatted((process - clients) / n, requestThreads / n, jit / n,
-                    clients / n, postgres / n);
+            return "%.2f (%.2f, %.2f) / %.2f / %.2f | %.1f".formatted((process - clients) / n, requestThreads / n, jit / n,
+                    clients / n, postgres / n, requestAllocated / 1024.0 / Math.max(1, requests));
         }
     }
 
@@ -46,7 +47,7 @@ record Cpu(long process, long requestThreads, long jit, long postgres) {
                 // the thread ended meanwhile, or this is not Linux
             }
         }
-        return new Cpu(processNanos(), requestThreads, jit, postgresBackends());
+        return new Cpu(processNanos(), requestThreads, jit, postgresBackends(), allocatedByRequestThreads());
     }
 
     Used since(Cpu before) {
@@ -55,7 +56,20 @@ record Cpu(long process, long requestThreads, long jit, long postgres) {
 
     Used since(Cpu before, long clients) {
         return new Used(process - before.process, requestThreads - before.requestThreads, jit - before.jit,
-                postgres - before.postgres, clients);
+                postgres - before.postgres, clients, requestAllocated - before.requestAllocated);
+    }
+
+    /**
+     * Bytes allocated by Tomcat's request threads so far: unlike CPU time, it does not grow when other
+     * processes compete for the cores, so it shows a change of the per-request work on a loaded machine.
+     */
+    private static long allocatedByRequestThreads() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("http-nio"))
+                .mapToLong(thread -> Math.max(0, threads.getThreadAllocatedBytes(thread.getId())))
+                .sum();
     }
 
     private static long processNanos() {

@@ -151,7 +151,7 @@ public final class PatchPerformance {
             System.out.println();
             System.out.println("| run | clients | requests/s | p50 ms | p99 ms | CPU ms per request: " + Cpu.COLUMNS
                     + " | outcomes |");
-            System.out.println("|---|---|---|---|---|---|---|");
+            System.out.println("|---|---|---|---|---|---|---|---|");
             results.forEach(System.out::println);
             if (PARTS.contains("inprocess")) {
                 System.out.printf("%nStaleness compare alone: %.1f ns per call%n", compareAloneNanos());
