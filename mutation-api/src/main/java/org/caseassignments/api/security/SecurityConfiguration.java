@@ -3,6 +3,7 @@ package org.caseassignments.api.security;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.interfaces.RSAPublicKey;
+import java.time.Clock;
 import java.util.List;
 
 import org.caseassignments.api.policy.PolicyEngine;
@@ -14,12 +15,16 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.converter.RsaKeyConverters;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata;
 import org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadataClaimNames;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -39,6 +44,12 @@ class SecurityConfiguration {
     SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
         return http
                 .csrf(AbstractHttpConfigurer::disable)
+                // Filters a bearer-token API never needs, each a matcher or a wrapper on every request:
+                // no login, so no logout; no session, so no saved request to resume; no servlet
+                // login/logout methods on the request.
+                .logout(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .servletApi(AbstractHttpConfigurer::disable)
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(PUBLIC_PATHS).permitAll()
@@ -62,12 +73,31 @@ class SecurityConfiguration {
     }
 
     @Bean
-    JwtDecoder jwtDecoder(AuthProperties auth, PolicyEngine policy) {
+    JwtDecoder jwtDecoder(AuthProperties auth, TokenCacheProperties cache, PolicyEngine policy) {
         NimbusJwtDecoder decoder = auth.usesJwkSet()
                 ? NimbusJwtDecoder.withJwkSetUri(auth.jwkSetUri()).build()
                 : NimbusJwtDecoder.withPublicKey(publicKey(auth.publicKeyLocation())).build();
-        decoder.setJwtValidator(TokenRules.validator(auth, policy::servesJurisdiction));
-        return decoder;
+        Clock clock = Clock.systemUTC();
+        OAuth2TokenValidator<Jwt> rules = TokenRules.validator(auth, policy::servesJurisdiction, clock);
+        decoder.setJwtValidator(rules);
+        return cache.maximumSize() == 0 ? decoder : new CachingJwtDecoder(decoder, rules, cache, clock);
+    }
+
+    /**
+     * The request observation ({@code http.server.requests}: metrics, and the trace context when a
+     * tracer is present) stays; Spring Security's own per-filter, authentication and authorization
+     * observations go: each wrapped every filter of the chain on every request, and no dashboard
+     * or alert of this service reads them (decision 20).
+     */
+    @Bean
+    SecurityObservationSettings securityObservations() {
+        return SecurityObservationSettings.noObservations();
+    }
+
+    /** Spring Security's strict firewall, with the header checks as a loop instead of a regex per header. */
+    @Bean
+    HttpFirewall firewall() {
+        return HeaderCharacters.firewall();
     }
 
     @Bean

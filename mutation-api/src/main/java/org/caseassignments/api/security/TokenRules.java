@@ -1,5 +1,6 @@
 package org.caseassignments.api.security;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -38,8 +39,15 @@ final class TokenRules {
 
     /** @param servedJurisdiction whether a ruleset serves a jurisdiction now (rulesets are replaced at run time) */
     static OAuth2TokenValidator<Jwt> validator(AuthProperties auth, Predicate<String> servedJurisdiction) {
+        return validator(auth, servedJurisdiction, Clock.systemUTC());
+    }
+
+    /** @param clock what {@code exp} and {@code nbf} are compared with (the token cache's clock, so both agree) */
+    static OAuth2TokenValidator<Jwt> validator(AuthProperties auth, Predicate<String> servedJurisdiction, Clock clock) {
+        JwtTimestampValidator timestamps = new JwtTimestampValidator(auth.clockSkew());
+        timestamps.setClock(clock);
         return new DelegatingOAuth2TokenValidator<>(List.of(
-                new JwtTimestampValidator(auth.clockSkew()),
+                timestamps,
                 new JwtIssuerValidator(auth.issuer()),
                 new JwtAudienceValidator(auth.audience()),
                 new JwtClaimValidator<>(JwtClaimNames.EXP, Objects::nonNull),

@@ -46,11 +46,20 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       a 412 makes the client GET the new ETag and try again);</li>
  *   <li>the same SQL the API runs for one PATCH, driven by {@code pgbench} at the same concurrency,
  *       on the same rows — the database's ceiling for this write;</li>
- *   <li>the update path in-process, with and without the staleness gate, otherwise identical.</li>
+ *   <li>the update path in-process, with and without the staleness gate, otherwise identical;</li>
+ *   <li>a read: {@code GET /placements/{id}}, each client its own placement, against {@code pgbench}
+ *       running the API's {@code SELECT} for it.</li>
  * </ol>
+ * The HTTP stack is warmed up until its throughput is stable (two consecutive windows within
+ * {@code bench.stable}), not for a fixed time: the JIT needs tens of thousands of requests. Every row
+ * reports the CPU it cost per request from {@code /proc}: the JVM without the load generator's threads
+ * (the server), the load generator's threads, and the PostgreSQL backends.
  * System properties: {@code bench.concurrency} (8), {@code bench.seconds} (15), {@code bench.warmup} (5),
- * {@code bench.http-warmup} (30: the HTTP stack needs many requests before the JIT has compiled it),
- * {@code bench.gate-seconds} (10, each of the six in-process runs).
+ * {@code bench.window} (5 s, one warm-up window), {@code bench.stable} (0.05), {@code bench.max-warmup}
+ * (240 s), {@code bench.gate-seconds} (10, each of the in-process runs), {@code bench.rounds} (3 rounds of
+ * the two in-process variants), {@code bench.parts}
+ * ({@code patch,read,contended,inprocess}); any application setting as a system property, such as
+ * {@code -Dspring.threads.virtual.enabled=true} or {@code -Dauth.token-cache.maximum-size=0}.
  */
 public final class PatchPerformance {
 
@@ -58,9 +67,15 @@ public final class PatchPerformance {
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("bench.seconds", 15));
     private static final Duration WARMUP = Duration.ofSeconds(Long.getLong("bench.warmup", 5));
     private static final UUID CONTENDED = row(0);
+    private static final Set<String> PARTS = Set.of(System.getProperty("bench.parts", "patch,read,contended,inprocess")
+            .split(","));
+    private static final String PLACEMENT_COLUMNS = """
+            id, case_id, status, foster_home_id, start_date, end_date, assigned_worker_sub, supervisor_sub, \
+            assignment_revision, row_version, created_at, updated_at, created_by, \
+            (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = placements.case_id) AS jurisdiction""";
 
     /** Latencies in microseconds and outcomes of one measured run. */
-    record Result(String name, long[] latenciesMicros, Map<String, Long> outcomes, Duration elapsed) {
+    record Result(String name, long[] latenciesMicros, Map<String, Long> outcomes, Duration elapsed, Cpu.Used cpu) {
         double perSecond() {
             return latenciesMicros.length / (elapsed.toNanos() / 1e9);
         }
@@ -73,8 +88,8 @@ public final class PatchPerformance {
 
         @Override
         public String toString() {
-            return "| %s | %d | %.0f | %.2f | %.2f | %s |".formatted(name, CONCURRENCY, perSecond(), percentileMillis(0.50),
-                    percentileMillis(0.99), outcomes);
+            return "| %s | %d | %.0f | %.2f | %.2f | %s | %s |".formatted(name, CONCURRENCY, perSecond(),
+                    percentileMillis(0.50), percentileMillis(0.99), cpu.perRequest(latenciesMicros.length), outcomes);
         }
     }
 
@@ -83,10 +98,12 @@ public final class PatchPerformance {
 
     public static void main(String[] args) throws Exception {
         TestDatabase db = TestDatabase.migrated();
+        Cpu.database = URI.create(db.jdbcUrl().substring("jdbc:".length())).getPath().substring(1);
         JdbcTemplate jdbc = db.jdbc();
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         for (int i = 0; i <= CONCURRENCY; i++) {
             Rows.kinshipOption(caseId).id(row(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            Rows.placement(caseId).id(placement(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         }
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class).run(
                 "--spring.datasource.url=" + db.jdbcUrl(), "--spring.datasource.username=" + db.username(),
@@ -99,28 +116,46 @@ public final class PatchPerformance {
             List<Result> results = new ArrayList<>();
             System.out.println("PostgreSQL: " + jdbc.queryForObject("SELECT version()", String.class));
             System.out.println("JVM: " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
+            System.out.println("Load average at start: " + Files.readString(Path.of("/proc/loadavg")).strip());
+            app.getBean(org.springframework.security.web.FilterChainProxy.class).getFilterChains().forEach(chain ->
+                    System.out.println("Security filters: " + chain.getFilters().stream()
+                            .map(filter -> filter.getClass().getSimpleName()).toList()));
+            System.out.println("Settings: virtual threads " + app.getEnvironment().getProperty("spring.threads.virtual.enabled",
+                    "false") + ", token cache " + app.getEnvironment().getProperty("auth.token-cache.maximum-size", "default"));
 
-            run("HTTP warm-up of the JIT", Duration.ofSeconds(Long.getLong("bench.http-warmup", 30)),
-                    httpClient(port, false));
-            results.add(http(port, "HTTP PATCH, own row per client", false));
-            results.add(http(port, "HTTP PATCH, one row for all clients (412 → GET → retry)", true));
-            pgbench(db, "pgbench, same SQL, own row per client", false).ifPresent(results::add);
-            pgbench(db, "pgbench, same SQL, one row for all clients", true).ifPresent(results::add);
-
-            KinshipOptions options = app.getBean(KinshipOptions.class);
-            GuardedUpdate updates = app.getBean(GuardedUpdate.class);
-            // Alternating order over three rounds, so neither variant always runs on a warmer JVM.
-            for (int round = 1; round <= 3; round++) {
-                for (boolean gate : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                    results.add(inProcess(options, updates, "in-process update path, "
-                            + (gate ? "with staleness gate" : "gate removed") + " (round " + round + ")", gate));
+            if (PARTS.contains("patch")) {
+                warmUp("HTTP PATCH", httpClient(port, false));
+                results.add(run("HTTP PATCH, own row per client", RUN, httpClient(port, false)));
+                pgbench(db, "pgbench, same SQL, own row per client", patchScript(false)).ifPresent(results::add);
+            }
+            if (PARTS.contains("read")) {
+                warmUp("HTTP GET", readClient(port));
+                results.add(run("HTTP GET placement, own row per client", RUN, readClient(port)));
+                pgbench(db, "pgbench, the GET's SELECT, own row per client", readScript()).ifPresent(results::add);
+            }
+            if (PARTS.contains("contended")) {
+                results.add(http(port, "HTTP PATCH, one row for all clients (412 → GET → retry)", true));
+                pgbench(db, "pgbench, same SQL, one row for all clients", patchScript(true)).ifPresent(results::add);
+            }
+            if (PARTS.contains("inprocess")) {
+                KinshipOptions options = app.getBean(KinshipOptions.class);
+                GuardedUpdate updates = app.getBean(GuardedUpdate.class);
+                // Alternating order over three rounds, so neither variant always runs on a warmer JVM.
+                for (int round = 1; round <= Integer.getInteger("bench.rounds", 3); round++) {
+                    for (boolean gate : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                        results.add(inProcess(options, updates, "in-process update path, "
+                                + (gate ? "with staleness gate" : "gate removed") + " (round " + round + ")", gate));
+                    }
                 }
             }
             System.out.println();
-            System.out.println("| run | clients | requests/s | p50 ms | p99 ms | outcomes |");
-            System.out.println("|---|---|---|---|---|---|");
+            System.out.println("| run | clients | requests/s | p50 ms | p99 ms | CPU ms per request: " + Cpu.COLUMNS
+                    + " | outcomes |");
+            System.out.println("|---|---|---|---|---|---|---|---|");
             results.forEach(System.out::println);
-            System.out.printf("%nStaleness compare alone: %.1f ns per call%n", compareAloneNanos());
+            if (PARTS.contains("inprocess")) {
+                System.out.printf("%nStaleness compare alone: %.1f ns per call%n", compareAloneNanos());
+            }
         }
         System.exit(0);
     }
@@ -128,6 +163,47 @@ public final class PatchPerformance {
     /** Deterministic row ids, so pgbench can compute its client's row from {@code :client_id}. */
     private static UUID row(int n) {
         return UUID.fromString("00000000-0000-0000-0000-%012d".formatted(n + 1));
+    }
+
+    private static UUID placement(int n) {
+        return UUID.fromString("00000000-0000-0000-0001-%012d".formatted(n + 1));
+    }
+
+    /**
+     * Runs windows of {@code bench.window} until two consecutive ones differ by less than {@code bench.stable}
+     * (at least three windows, at most {@code bench.max-warmup}): a fixed short warm-up measured the JIT.
+     */
+    private static void warmUp(String name, Client client) throws InterruptedException {
+        Duration window = Duration.ofSeconds(Long.getLong("bench.window", 5));
+        double stable = Double.parseDouble(System.getProperty("bench.stable", "0.05"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(Long.getLong("bench.max-warmup", 240)).toNanos();
+        double previous = 0;
+        for (int n = 1; ; n++) {
+            double rate = run(name + " warm-up window " + n, window, client).perSecond();
+            if (n >= 3 && Math.abs(rate - previous) <= stable * Math.max(rate, previous)) {
+                System.out.printf("%s: stable after %d windows (%.0f → %.0f requests/s)%n", name, n, previous, rate);
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                System.out.printf("%s: NOT stable after %d windows (%.0f → %.0f requests/s); measuring anyway%n",
+                        name, n, previous, rate);
+                return;
+            }
+            previous = rate;
+        }
+    }
+
+    private static Client readClient(int port) {
+        String token = TestTokens.caseworker("w-1").token();
+        Map<Integer, RawHttp> connections = new ConcurrentHashMap<>();
+        return i -> {
+            RawHttp http = connections.computeIfAbsent(i, ignored -> RawHttp.open(port));
+            RawHttp.Response response = http.exchange("GET", "/placements/" + placement(i + 1), token, null, null);
+            if ("close".equalsIgnoreCase(response.header("connection"))) {
+                connections.remove(i).close();
+            }
+            return String.valueOf(response.status());
+        };
     }
 
     private interface Client {
@@ -275,7 +351,7 @@ public final class PatchPerformance {
             versions.put(i, written.rowVersion());
             return "ok";
         };
-        run(name + " (warm-up)", WARMUP, client);
+        warmUp(name, client);
         return run(name, Duration.ofSeconds(Long.getLong("bench.gate-seconds", 10)), client);
     }
 
@@ -328,6 +404,8 @@ public final class PatchPerformance {
         List<long[]> latencies = new ArrayList<>();
         Map<String, Long> outcomes = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch(CONCURRENCY);
+        AtomicLong clientCpu = new AtomicLong();
+        Cpu before = Cpu.now();
         long start = System.nanoTime();
         for (int c = 0; c < CONCURRENCY; c++) {
             int index = c;
@@ -354,6 +432,7 @@ public final class PatchPerformance {
                         outcomes.merge(outcome, 1L, Long::sum);
                     }
                 } finally {
+                    clientCpu.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
                     synchronized (latencies) {
                         latencies.set(index, Arrays.copyOf(mine[0], count[0]));
                     }
@@ -364,7 +443,7 @@ public final class PatchPerformance {
         done.await();
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).toArray();
-        Result result = new Result(name, all, new TreeMap<>(outcomes), elapsed);
+        Result result = new Result(name, all, new TreeMap<>(outcomes), elapsed, Cpu.now().since(before, clientCpu.get()));
         System.out.println(result);
         return result;
     }
@@ -373,19 +452,31 @@ public final class PatchPerformance {
      * The API's SQL for one PATCH: the pre-read outside a transaction, then the locked re-read and the
      * versioned update in one transaction. Skipped (and said so) when pgbench is not installed.
      */
-    private static Optional<Result> pgbench(TestDatabase db, String name, boolean contended) throws Exception {
-        Path script = Files.createTempFile("patch-", ".sql");
+    private static String patchScript(boolean contended) {
         // -M prepared: variables travel as bind parameters, like the JDBC driver's prepared statements
         String id = contended ? "'" + CONTENDED + "'"
                 : "'00000000-0000-0000-0000-' || lpad((:client_id + 2)::text, 12, '0')";
-        Files.writeString(script, """
+        return """
                 SELECT %1$s AS id \\gset
                 SELECT id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, created_at, updated_at, created_by FROM kinship_options WHERE id = :id AND active;
                 BEGIN;
                 SELECT row_version AS v, id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, created_at, updated_at, created_by FROM kinship_options WHERE id = :id AND active FOR NO KEY UPDATE \\gset locked_
                 UPDATE kinship_options SET relative_name = 'Relative ' || :client_id, relationship = relationship, approved = approved, row_version = row_version + 1, updated_at = now() WHERE id = :id AND row_version = :locked_v AND active RETURNING id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, created_at, updated_at, created_by;
                 COMMIT;
-                """.formatted(id));
+                """.formatted(id);
+    }
+
+    /** The GET's one statement ({@code Placements.find}), on the client's own placement. */
+    private static String readScript() {
+        return """
+                SELECT '00000000-0000-0000-0001-' || lpad((:client_id + 2)::text, 12, '0') AS id \\gset
+                SELECT %s FROM placements WHERE id = :id;
+                """.formatted(PLACEMENT_COLUMNS);
+    }
+
+    private static Optional<Result> pgbench(TestDatabase db, String name, String sql) throws Exception {
+        Path script = Files.createTempFile("bench-", ".sql");
+        Files.writeString(script, sql);
         URI uri = URI.create(db.jdbcUrl().substring("jdbc:".length()));
         Path logs = Files.createTempDirectory("pgbench-");
         List<String> command = List.of("pgbench", "-n", "-M", "prepared", "-c", String.valueOf(CONCURRENCY), "-j", "2",
@@ -395,6 +486,7 @@ public final class PatchPerformance {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("PGPASSWORD", db.password());
         Process process;
+        Cpu pgbenchStart = Cpu.now();
         try {
             process = builder.start();
         } catch (IOException e) {
@@ -405,6 +497,7 @@ public final class PatchPerformance {
         if (process.waitFor() != 0) {
             throw new IllegalStateException("pgbench failed:\n" + output);
         }
+        Cpu.Used cpu = Cpu.now().since(pgbenchStart);
         List<Long> latencies = new ArrayList<>();
         try (Stream<Path> files = Files.list(logs)) {
             for (Path file : files.toList()) {
@@ -414,7 +507,7 @@ public final class PatchPerformance {
             }
         }
         Result result = new Result(name, latencies.stream().mapToLong(Long::longValue).toArray(),
-                Map.of("committed", (long) latencies.size()), RUN);
+                Map.of("committed", (long) latencies.size()), RUN, cpu);
         System.out.println(result);
         return Optional.of(result);
     }
