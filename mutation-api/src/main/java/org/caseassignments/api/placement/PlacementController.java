@@ -64,7 +64,7 @@ class PlacementController {
             return idempotent.replay().get();
         }
         UUID id = UUID.randomUUID();
-        return creates.run(caller, caseId, idempotent,
+        return creates.run(caller, caseId, id, idempotent,
                 assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED,
                         assignment.jurisdiction()),
                 assignment -> {
@@ -72,10 +72,10 @@ class PlacementController {
                             && !placements.fosterHomeExists(request.fosterHomeId(), assignment.jurisdiction())) {
                         throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
                     }
-                    Placement created = placements.insert(id, caseId, request, assignment, caller.sub());
-                    return idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
-                            PlacementResponse.of(created)));
-                });
+                    return placements.insert(id, caseId, request, assignment, caller.sub());
+                },
+                created -> idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
+                        PlacementResponse.of(created))));
     }
 
     @GetMapping("/placements/{id}")
