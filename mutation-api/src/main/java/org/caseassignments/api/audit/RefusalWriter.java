@@ -174,6 +174,8 @@ class RefusalWriter implements SmartLifecycle {
         config.setPoolName(POOL_NAME);
         config.setMaximumPoolSize(1);
         config.setMinimumIdle(0);
+        // a database that is down at startup fails refusal batches (logged, counted), not the startup
+        config.setInitializationFailTimeout(-1);
         config.setRegisterMbeans(false);
         config.addDataSourceProperty("ApplicationName", POOL_NAME);
         return new HikariDataSource(config);

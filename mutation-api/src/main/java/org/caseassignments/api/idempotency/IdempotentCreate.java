@@ -58,8 +58,8 @@ public final class IdempotentCreate<T> {
     }
 
     /**
-     * A create that is one statement: in a transaction with the claim and the record when there is a key,
-     * on its own (autocommit) otherwise.
+     * A create that is one statement: in a transaction with the claim and the record when there is a key
+     * (joining the caller's, if one is active), in the caller's transaction or on its own otherwise.
      */
     public ResponseEntity<T> run(Supplier<ResponseEntity<T>> create) {
         if (replay != null) {
