@@ -64,12 +64,21 @@ class RefusalWriter implements SmartLifecycle {
         Gauge.builder(QUEUED_METRIC, queue, BlockingQueue::size).register(meters);
     }
 
-    /** Never blocks: a full queue logs the record and counts it as dropped. */
+    /** Never blocks: a full queue logs the record and counts it as dropped, as does a writer that has stopped. */
     void offer(AuditEntry entry) {
-        if (!queue.offer(entry)) {
+        if (!running) {
+            droppedFailed.increment();
+            FALLBACK.warn("audit refusal not stored (writer stopped): {}", entry.logLine());
+        } else if (!queue.offer(entry)) {
             droppedFull.increment();
             FALLBACK.warn("audit refusal not stored (queue full): {}", entry.logLine());
         }
+    }
+
+    /** Before the web server starts and after it has drained its requests on shutdown. */
+    @Override
+    public int getPhase() {
+        return SmartLifecycle.DEFAULT_PHASE - 4096;
     }
 
     @Override
@@ -174,6 +183,8 @@ class RefusalWriter implements SmartLifecycle {
         config.setPoolName(POOL_NAME);
         config.setMaximumPoolSize(1);
         config.setMinimumIdle(0);
+        // refusals come in bursts; between them the writer holds no connection
+        config.setIdleTimeout(Duration.ofSeconds(10).toMillis());
         // a database that is down at startup fails refusal batches (logged, counted), not the startup
         config.setInitializationFailTimeout(-1);
         config.setRegisterMbeans(false);
