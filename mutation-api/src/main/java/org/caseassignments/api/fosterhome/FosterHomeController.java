@@ -5,6 +5,8 @@ import java.util.UUID;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
+import org.caseassignments.api.audit.AuditAction;
+import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
@@ -14,7 +16,10 @@ import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.idempotency.Idempotency;
 import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.Decision;
+import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.springframework.http.HttpHeaders;
@@ -26,6 +31,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -36,10 +42,14 @@ class FosterHomeController {
     private final GuardedUpdate updates;
     private final EntityTags etags;
     private final Idempotency idempotency;
+    private final AuditTrail audit;
+    private final TransactionTemplate transactions;
 
     FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates, EntityTags etags,
-                         Idempotency idempotency) {
+                         Idempotency idempotency, AuditTrail audit, TransactionTemplate transactions) {
         this.idempotency = idempotency;
+        this.audit = audit;
+        this.transactions = transactions;
         this.homes = homes;
         this.policy = policy;
         this.updates = updates;
@@ -48,8 +58,8 @@ class FosterHomeController {
 
     /**
      * Creates a foster home with a PENDING license, in the caller's jurisdiction. The decision sees the
-     * requested admin unit (the destination), so a county director can only create homes in units they administer. One INSERT,
-     * atomic on its own (with an Idempotency-Key, in one transaction with the key's claim and record); a
+     * requested admin unit (the destination), so a county director can only create homes in units they administer. One INSERT
+     * and its audit record in one transaction (with an Idempotency-Key, also the key's claim and record); a
      * duplicate license number is 409.
      */
     @PostMapping("/foster-homes")
@@ -57,13 +67,23 @@ class FosterHomeController {
                                               HttpServletRequest http) {
         IdempotentCreate<FosterHomeResponse> idempotent = idempotency.begin(caller, http, request,
                 FosterHomeResponse.class, replayed -> homes.find(replayed).map(FosterHome::resource));
-        policy.require(caller, Action.CREATE,
-                FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING, caller.jurisdiction()));
-        return idempotent.run(() -> {
+        ResourceRef requested = FosterHome.resource(null, request.adminUnit(), LicenseStatus.PENDING,
+                caller.jurisdiction());
+        Decision decision;
+        try {
+            decision = policy.require(caller, Action.CREATE, requested);
+        } catch (PolicyDenied denial) {
+            audit.denied(caller, AuditAction.CREATE, requested, denial, null);
+            throw denial;
+        }
+        // the key's claim and record, if any, in the create's transaction with its audit record
+        return idempotent.answer(() -> transactions.execute(status -> {
+            idempotent.claim();
             FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
-            return Responses.created(URI.create("/foster-homes/" + created.id()), etag(created),
-                    FosterHomeResponse.of(created));
-        });
+            audit.created(caller, decision, created.resource(), null, created.rowVersion());
+            return idempotent.record(Responses.created(URI.create("/foster-homes/" + created.id()), etag(created),
+                    FosterHomeResponse.of(created)));
+        }));
     }
 
     @GetMapping("/foster-homes/{id}")

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,7 +24,6 @@ import org.caseassignments.api.security.Caller;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.servlet.HandlerMapping;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,16 +46,14 @@ public class Idempotency {
     private final IdempotencyKeys keys;
     private final IdempotencyProperties properties;
     private final PolicyEngine policy;
-    private final TransactionTemplate transactions;
     private final JsonMapper json;
     private final MeterRegistry meters;
 
     Idempotency(IdempotencyKeys keys, IdempotencyProperties properties, PolicyEngine policy,
-                TransactionTemplate transactions, JsonMapper json, MeterRegistry meters) {
+                JsonMapper json, MeterRegistry meters) {
         this.keys = keys;
         this.properties = properties;
         this.policy = policy;
-        this.transactions = transactions;
         this.json = json;
         this.meters = meters;
     }
@@ -107,10 +103,6 @@ public class Idempotency {
         } catch (DuplicateKeyException e) {
             throw new Repeat(null);
         }
-    }
-
-    <T> T inTransaction(Supplier<T> work) {
-        return transactions.execute(status -> work.get());
     }
 
     /**

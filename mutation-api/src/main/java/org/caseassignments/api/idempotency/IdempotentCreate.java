@@ -58,18 +58,4 @@ public final class IdempotentCreate<T> {
             return idempotency.repeated(scope, fingerprint, repeat, replay);
         }
     }
-
-    /**
-     * A create that is one statement: in a transaction with the claim and the record when there is a key,
-     * on its own (autocommit) otherwise.
-     */
-    public ResponseEntity<T> run(Supplier<ResponseEntity<T>> create) {
-        if (scope == null) {
-            return create.get();
-        }
-        return answer(() -> idempotency.inTransaction(() -> {
-            claim();
-            return record(create.get());
-        }));
-    }
 }

@@ -8,12 +8,13 @@ import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.write.AssignmentCopy;
 import org.caseassignments.api.write.Versioned;
 
 /** A live (not soft-deleted) kinship option row, with the copy of its case's assignment it carries. */
 record KinshipOption(UUID id, UUID caseId, String relativeName, String relationship, boolean approved,
                      AssignmentPair assignment, long assignmentRevision, long rowVersion, Instant createdAt,
-                     Instant updatedAt, String createdBy, String jurisdiction) implements Versioned {
+                     Instant updatedAt, String createdBy, String jurisdiction) implements Versioned, AssignmentCopy {
 
     /** The one builder of what the policy sees of a kinship option; its jurisdiction is its case's. */
     static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, boolean approved, String jurisdiction) {

@@ -61,13 +61,11 @@ class KinshipOptionController {
                 KinshipOptionResponse.class, replayed -> options.find(replayed).map(KinshipOption::resource));
         UUID id = UUID.randomUUID();
         boolean approved = Boolean.TRUE.equals(request.approved());
-        return idempotent.answer(() -> creates.run(caller, caseId, idempotent,
+        return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
-                assignment -> {
-                    KinshipOption created = options.insert(id, caseId, request, assignment, caller.sub());
-                    return idempotent.record(Responses.created(URI.create("/kinship-options/" + id), etag(created),
-                            KinshipOptionResponse.of(created)));
-                }));
+                assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
+                created -> idempotent.record(Responses.created(URI.create("/kinship-options/" + id), etag(created),
+                        KinshipOptionResponse.of(created)))));
     }
 
     @GetMapping("/kinship-options/{id}")

@@ -44,6 +44,11 @@ abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
                 return row;
             }
 
+            @Override
+            public boolean deletes() {
+                return true;
+            }
+
             /** The after-image shows no change because a live row has no {@code active} field; deleting it is one. */
             @Override
             public boolean changes(KinshipOption locked) {

@@ -61,7 +61,7 @@ class PlacementController {
         IdempotentCreate<PlacementResponse> idempotent = idempotency.begin(caller, http, request, PlacementResponse.class,
                 replayed -> placements.find(replayed).map(Placement::resource));
         UUID id = UUID.randomUUID();
-        return idempotent.answer(() -> creates.run(caller, caseId, idempotent,
+        return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
                 assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED,
                         assignment.jurisdiction()),
                 assignment -> {
@@ -69,10 +69,10 @@ class PlacementController {
                             && !placements.fosterHomeExists(request.fosterHomeId(), assignment.jurisdiction())) {
                         throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
                     }
-                    Placement created = placements.insert(id, caseId, request, assignment, caller.sub());
-                    return idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
-                            PlacementResponse.of(created)));
-                }));
+                    return placements.insert(id, caseId, request, assignment, caller.sub());
+                },
+                created -> idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
+                        PlacementResponse.of(created)))));
     }
 
     @GetMapping("/placements/{id}")

@@ -6,29 +6,31 @@ package org.caseassignments.api.policy;
  * @param rulesetVersion null when no ruleset serves the jurisdiction
  * @param reason         the allowing rule's id, or why it denied
  * @param overBudget     denied because a condition exceeded its evaluation budget
+ * @param ruleId         the allowing rule's id; null for a denial
  */
-public record Decision(boolean allowed, String jurisdiction, String rulesetVersion, String reason, boolean overBudget) {
+public record Decision(boolean allowed, String jurisdiction, String rulesetVersion, String reason, boolean overBudget,
+                       String ruleId) {
 
     static Decision allow(Ruleset ruleset, String ruleId) {
-        return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId, false);
+        return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId, false, ruleId);
     }
 
     static Decision deny(Ruleset ruleset, String reason) {
-        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason, false);
+        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason, false, null);
     }
 
     static Decision overBudget(Ruleset ruleset, String reason) {
-        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason, true);
+        return new Decision(false, ruleset.jurisdiction(), ruleset.version(), reason, true, null);
     }
 
     /** Refused before any ruleset ran: the record is another jurisdiction's, or its jurisdiction is unknown. */
     static Decision otherJurisdiction(String callerJurisdiction, String resourceJurisdiction) {
         return new Decision(false, callerJurisdiction, null, resourceJurisdiction == null
                 ? "the record's jurisdiction is unknown" : "the record belongs to jurisdiction " + resourceJurisdiction,
-                false);
+                false, null);
     }
 
     static Decision noRuleset(String jurisdiction) {
-        return new Decision(false, jurisdiction, null, "no ruleset serves this jurisdiction", false);
+        return new Decision(false, jurisdiction, null, "no ruleset serves this jurisdiction", false, null);
     }
 }

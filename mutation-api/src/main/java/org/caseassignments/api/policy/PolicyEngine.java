@@ -46,11 +46,17 @@ public final class PolicyEngine {
         this.meters = meters;
     }
 
-    /** Throws {@link PolicyDenied} unless the caller may do {@code action} on {@code resource}. */
-    public void require(Caller caller, Action action, ResourceRef resource) {
-        if (!evaluate(caller, action, resource, "current").allowed()) {
-            throw new PolicyDenied();
+    /**
+     * Throws {@link PolicyDenied} unless the caller may do {@code action} on {@code resource}.
+     *
+     * @return the allowing decision: the ruleset version and rule a write's audit record names
+     */
+    public Decision require(Caller caller, Action action, ResourceRef resource) {
+        Decision decision = evaluate(caller, action, resource, "current");
+        if (!decision.allowed()) {
+            throw new PolicyDenied(decision);
         }
+        return decision;
     }
 
     /** Whether the caller may do {@code action} on {@code resource} (for filtering lists). */
@@ -65,19 +71,25 @@ public final class PolicyEngine {
      * policy-visible input. Both denials look the same to the caller. Both images are decided by the
      * same ruleset version, even when a reload replaces it in between.
      *
-     * @return the resource fields the deciding ruleset's update rules for this type read: what the
-     *         caller must compare between the authorized image and the locked row before writing
+     * @return the two allowing decisions and the resource fields the deciding ruleset's update rules for
+     *         this type read: what the caller must compare between the authorized image and the locked row
+     *         before writing
      */
-    public Set<ResourceField> requireUpdate(Caller caller, ResourceRef before, ResourceRef after) {
+    public UpdateAuthorization requireUpdate(Caller caller, ResourceRef before, ResourceRef after) {
         Optional<Ruleset> ruleset = registry.forJurisdiction(caller.jurisdiction());
-        if (!evaluate(caller, Action.UPDATE, before, "before", ruleset).allowed()) {
-            throw new PolicyDenied();
+        Decision beforeDecision = evaluate(caller, Action.UPDATE, before, "before", ruleset);
+        if (!beforeDecision.allowed()) {
+            throw new PolicyDenied(beforeDecision);
         }
-        if (after.differsInPolicyVisibleInput(before)
-                && !evaluate(caller, Action.UPDATE, after, "after", ruleset).allowed()) {
-            throw new PolicyDenied();
+        Decision afterDecision = null;
+        if (after.differsInPolicyVisibleInput(before)) {
+            afterDecision = evaluate(caller, Action.UPDATE, after, "after", ruleset);
+            if (!afterDecision.allowed()) {
+                throw new PolicyDenied(afterDecision);
+            }
         }
-        return ruleset.orElseThrow().reads(before.type(), Action.UPDATE);
+        return new UpdateAuthorization(beforeDecision, afterDecision,
+                ruleset.orElseThrow().reads(before.type(), Action.UPDATE));
     }
 
     /** Whether a ruleset serves the jurisdiction now; a token naming any other is refused (401). */

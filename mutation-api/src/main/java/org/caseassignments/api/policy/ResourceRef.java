@@ -32,6 +32,11 @@ public record ResourceRef(ResourceType type, UUID id, UUID caseId, String assign
         attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
     }
 
+    /** The same resource with its id: a create's image once the id is given. */
+    public ResourceRef withId(UUID newId) {
+        return new ResourceRef(type, newId, caseId, assignedWorkerSub, supervisorSub, attrs, jurisdiction);
+    }
+
     /**
      * Whether {@code other} differs in anything a rule can test besides identity: the assignment pair
      * or an attribute. Only then does an update need its after-image evaluated too.

@@ -16,7 +16,9 @@ public enum ResourceType {
     KINSHIP_OPTION("kinship_option", Set.of("approved")),
     FOSTER_HOME("foster_home", Set.of("admin_unit", "license_status")),
     /** A case's projection row, as {@code GET /cases/{caseId}/assignment} serves it; read only. */
-    CASE_ASSIGNMENT("case_assignment", Set.of());
+    CASE_ASSIGNMENT("case_assignment", Set.of()),
+    /** The audit trail of one jurisdiction, as {@code GET /audit} serves it; read only, never a single record. */
+    AUDIT_RECORD("audit_record", Set.of());
 
     private final String wireName;
     private final Set<String> attributes;

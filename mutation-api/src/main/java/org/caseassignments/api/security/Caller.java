@@ -9,7 +9,7 @@ import org.springframework.security.oauth2.jwt.Jwt;
  * from the token reaches a decision.
  *
  * @param sub          the subject, never blank nor with control characters ({@link TokenRules}; else 401)
- * @param roles        {@code roles}: caseworker, supervisor, county_director, admin, service (others match no rule)
+ * @param roles        {@code roles}: caseworker, supervisor, county_director, admin, service, auditor (others match no rule)
  * @param jurisdiction {@code jurisdiction}: selects the ruleset; a token without one, or naming one no ruleset
  *                     serves, is refused (401)
  * @param adminUnits   {@code admin_units}: the units a county director administers

@@ -5,11 +5,15 @@ import java.util.UUID;
 import java.util.function.Function;
 
 import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.audit.AuditAction;
+import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.Decision;
+import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
@@ -25,8 +29,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       denied before any ruleset runs (decision 12): nothing is created for a case no caller can read;</li>
  *   <li>in one transaction: claim the {@code Idempotency-Key}, if any (409 {@code IDEMPOTENCY_KEY_IN_USE}); re-read the row {@code FOR SHARE}; a pair, revision state or jurisdiction other
  *       than the decision's is 409 {@code CONCURRENT_MODIFICATION}; insert the row with the in-transaction
- *       triple.</li>
+ *       triple; insert its audit record (decision 18), so that the two commit or roll back together.</li>
  * </ol>
+ * A 403 or 409 {@code CONCURRENT_MODIFICATION} goes to the audit trail's refusal queue, outside any transaction.
  * Holding {@code FOR SHARE} until commit makes the projector, which locks the projection row before
  * it touches entity rows, wait for the create; it then sees the created row and brings it along.
  */
@@ -36,32 +41,51 @@ public class GuardedCreate {
     private final CaseAssignments assignments;
     private final PolicyEngine policy;
     private final TransactionTemplate transactions;
+    private final AuditTrail audit;
 
-    GuardedCreate(CaseAssignments assignments, PolicyEngine policy, TransactionTemplate transactions) {
+    GuardedCreate(CaseAssignments assignments, PolicyEngine policy, TransactionTemplate transactions, AuditTrail audit) {
         this.assignments = assignments;
         this.policy = policy;
         this.transactions = transactions;
+        this.audit = audit;
     }
 
     /**
+     * @param id         the id the created row gets
      * @param resourceOf the resource the decision sees, built from the case's assignment
-     * @param idempotent the request's key, claimed first in the transaction; {@code insert} records the answer
+     * @param idempotent the request's key, claimed first in the transaction; {@code respond} records the answer
      * @param insert     inserts the row with the given (in-transaction) assignment; runs inside the transaction
+     * @param respond    the answer to the created row; runs inside the transaction, after its audit record
      */
-    public <T> T run(Caller caller, UUID caseId, IdempotentCreate<?> idempotent,
-                     Function<CaseAssignment, ResourceRef> resourceOf, Function<CaseAssignment, T> insert) {
+    public <V extends Versioned, T> T run(Caller caller, UUID caseId, UUID id, IdempotentCreate<?> idempotent,
+                                          Function<CaseAssignment, ResourceRef> resourceOf,
+                                          Function<CaseAssignment, V> insert, Function<V, T> respond) {
         CaseAssignment authorized = assignments.read(caseId);
-        policy.require(caller, Action.CREATE, resourceOf.apply(authorized));
-        return transactions.execute(status -> {
-            idempotent.claim();
-            CaseAssignment held = assignments.readForShare(caseId).orElseThrow(() -> new IllegalStateException(
-                    "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
-            if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
-                    || !Objects.equals(held.jurisdiction(), authorized.jurisdiction())) {
-                throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, "The assignment of case " + caseId
-                        + " changed since authorization — re-read and retry");
-            }
-            return insert.apply(held);
-        });
+        ResourceRef requested = resourceOf.apply(authorized);
+        Decision decision;
+        try {
+            decision = policy.require(caller, Action.CREATE, requested);
+        } catch (PolicyDenied denial) {
+            audit.denied(caller, AuditAction.CREATE, requested, denial, null);
+            throw denial;
+        }
+        try {
+            return transactions.execute(status -> {
+                idempotent.claim();
+                CaseAssignment held = assignments.readForShare(caseId).orElseThrow(() -> new IllegalStateException(
+                        "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
+                if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
+                        || !Objects.equals(held.jurisdiction(), authorized.jurisdiction())) {
+                    throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, "The assignment of case " + caseId
+                            + " changed since authorization — re-read and retry");
+                }
+                V created = insert.apply(held);
+                audit.created(caller, decision, resourceOf.apply(held).withId(id), held.revision(), created.rowVersion());
+                return respond.apply(created);
+            });
+        } catch (ApiProblem problem) {
+            audit.refused(caller, AuditAction.CREATE, requested, decision, problem, null);
+            throw problem;
+        }
     }
 }

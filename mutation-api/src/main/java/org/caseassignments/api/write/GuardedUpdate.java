@@ -2,12 +2,16 @@ package org.caseassignments.api.write;
 
 import java.util.Set;
 
+import org.caseassignments.api.audit.AuditAction;
+import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.UpdateAuthorization;
 import org.caseassignments.api.security.Caller;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -26,8 +30,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       (409 {@code CONCURRENT_MODIFICATION}), If-Match against the locked version (412), a request
  *       that would leave the locked row as it is (400 {@code VALIDATION_FAILED}: no write, so no new
  *       version and no 412 for other holders of the tag), the transition (409 {@code INVALID_TRANSITION}),
- *       and the write with the version incremented.</li>
+ *       the write with the version incremented, and its audit record (decision 18), so that the two commit
+ *       or roll back together.</li>
  * </ol>
+ * A 403, 409 {@code CONCURRENT_MODIFICATION} or 412 is handed to the audit trail's refusal queue after the
+ * transaction, if any, has ended: a refused path opens no transaction for its record.
  * The policy never runs while the row lock is held; the transaction only compares.
  *
  * <p><b>Why the authorized after-image is the written one.</b> The after-image is the request applied
@@ -44,31 +51,51 @@ public class GuardedUpdate {
     private final PolicyEngine policy;
     private final TransactionTemplate transactions;
     private final EntityTags etags;
+    private final AuditTrail audit;
 
-    GuardedUpdate(PolicyEngine policy, TransactionTemplate transactions, EntityTags etags) {
+    GuardedUpdate(PolicyEngine policy, TransactionTemplate transactions, EntityTags etags, AuditTrail audit) {
         this.policy = policy;
         this.transactions = transactions;
         this.etags = etags;
+        this.audit = audit;
     }
 
     public <R extends Versioned> R run(Caller caller, IfMatch ifMatch, UpdateSteps<R> steps) {
         R authorized = steps.preRead().orElseThrow(steps::notFound);
+        AuditAction action = steps.deletes() ? AuditAction.DELETE : AuditAction.UPDATE;
         ResourceRef before = steps.resourceOf(authorized);
         ResourceRef after = steps.resourceOf(steps.afterImage(authorized));
-        Set<ResourceField> compared = StalenessGate.compared(policy.requireUpdate(caller, before, after));
-        ifMatch.require(etags.of(before, authorized.rowVersion()), steps.describe());
-        return transactions.execute(status -> {
-            R locked = steps.lockedRead().orElseThrow(steps::notFound);
-            ResourceRef lockedResource = steps.resourceOf(locked);
-            StalenessGate.refuseIfChanged(compared, before, lockedResource, steps.describe());
-            StalenessGate.refuseIfChanged(compared, after, steps.resourceOf(steps.afterImage(locked)), steps.describe());
-            ifMatch.require(etags.of(lockedResource, locked.rowVersion()), steps.describe());
-            if (!steps.changes(locked)) {
-                throw ApiProblem.invalidField("", steps.describe() + " already has every value the request gives; "
-                        + "nothing was written and its version did not move");
-            }
-            steps.validate(locked);
-            return steps.write(locked);
-        });
+        UpdateAuthorization authorization;
+        try {
+            authorization = policy.requireUpdate(caller, before, after);
+        } catch (PolicyDenied denial) {
+            audit.denied(caller, action, before, denial, authorized.rowVersion());
+            throw denial;
+        }
+        Set<ResourceField> compared = StalenessGate.compared(authorization.reads());
+        try {
+            ifMatch.require(etags.of(before, authorized.rowVersion()), steps.describe());
+            return transactions.execute(status -> {
+                R locked = steps.lockedRead().orElseThrow(steps::notFound);
+                ResourceRef lockedResource = steps.resourceOf(locked);
+                StalenessGate.refuseIfChanged(compared, before, lockedResource, steps.describe());
+                StalenessGate.refuseIfChanged(compared, after, steps.resourceOf(steps.afterImage(locked)), steps.describe());
+                ifMatch.require(etags.of(lockedResource, locked.rowVersion()), steps.describe());
+                if (!steps.changes(locked)) {
+                    throw ApiProblem.invalidField("", steps.describe() + " already has every value the request gives; "
+                            + "nothing was written and its version did not move");
+                }
+                steps.validate(locked);
+                R written = steps.write(locked);
+                // the pair the gate compared and the revision that came with it, under the lock
+                audit.updated(caller, action, authorization, lockedResource,
+                        locked instanceof AssignmentCopy copy ? copy.assignmentRevision() : null,
+                        locked.rowVersion(), written.rowVersion());
+                return written;
+            });
+        } catch (ApiProblem problem) {
+            audit.refused(caller, action, before, authorization.before(), problem, authorized.rowVersion());
+            throw problem;
+        }
     }
 }

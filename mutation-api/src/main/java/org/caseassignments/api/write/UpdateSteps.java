@@ -51,6 +51,11 @@ public interface UpdateSteps<R extends Versioned> {
     /** Writes the change over the locked row, incrementing its version; returns the row as written. */
     R write(R locked);
 
+    /** Whether the write is the resource's (soft) delete, authorized as an update and audited as a delete. */
+    default boolean deletes() {
+        return false;
+    }
+
     default ApiProblem notFound() {
         return new ApiProblem(ProblemCode.NOT_FOUND, describe() + " does not exist");
     }

@@ -64,6 +64,7 @@ class OpenApiContractIntegrationTests {
         exercisePlacements();
         exerciseKinshipOptions();
         exerciseAssignments();
+        exerciseAudit();
 
         Set<Integer> all = new TreeSet<>();
         seen.values().forEach(all::addAll);
@@ -221,6 +222,15 @@ class OpenApiContractIntegrationTests {
         record(op, send("GET /cases/" + caseId + "/assignment", stranger, null, null));
         record(op, send("GET /cases/" + UUID.randomUUID() + "/assignment", admin, null, null));
         record(op, send("GET /cases/nope/assignment", admin, null, null));
+    }
+
+    private void exerciseAudit() {
+        String auditor = TestTokens.subject("aud-1").roles("auditor").token();
+        String op = "GET /audit";
+        record(op, send("GET /audit", auditor, null, null));
+        record(op, send("GET /audit?cursor=nope", auditor, null, null));
+        record(op, send("GET /audit", stranger, null, null));
+        record(op, send("GET /audit", null, null, null));
     }
 
     private Set<Integer> record(String operation, RawHttp.Answer answer) {

@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 
 import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.audit.AuditTrail;
+import org.caseassignments.api.audit.AuditWithoutWrites;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
@@ -28,6 +30,7 @@ import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.api.write.GuardedUpdate;
+import org.caseassignments.api.write.GuardedUpdates;
 import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.UpdateSteps;
 import org.caseassignments.api.write.Versioned;
@@ -35,6 +38,7 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -48,7 +52,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       on the same rows — the database's ceiling for this write;</li>
  *   <li>the update path in-process, with and without the staleness gate, otherwise identical;</li>
  *   <li>a read: {@code GET /placements/{id}}, each client its own placement, against {@code pgbench}
- *       running the API's {@code SELECT} for it.</li>
+ *       running the API's {@code SELECT} for it;</li>
+ *   <li>the update path in-process, with and without the audit record insert (decision 18), otherwise
+ *       identical, in alternating order over {@code bench.audit-rounds} rounds.</li>
  * </ol>
  * The HTTP stack is warmed up until its throughput is stable (two consecutive windows within
  * {@code bench.stable}), not for a fixed time: the JIT needs tens of thousands of requests. Every row
@@ -58,7 +64,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code bench.window} (5 s, one warm-up window), {@code bench.stable} (0.05), {@code bench.max-warmup}
  * (240 s), {@code bench.gate-seconds} (10, each of the in-process runs), {@code bench.rounds} (3 rounds of
  * the two in-process variants), {@code bench.parts}
- * ({@code patch,read,contended,inprocess}); any application setting as a system property, such as
+ * ({@code patch,read,contended,inprocess}, and {@code audit} for the audit comparison at the end),
+ * {@code bench.audit-rounds} (4), {@code bench.only} ({@code audit}: only the audit comparison); any application setting as a system property, such as
  * {@code -Dspring.threads.virtual.enabled=true} or {@code -Dauth.token-cache.maximum-size=0}.
  */
 public final class PatchPerformance {
@@ -105,13 +112,8 @@ public final class PatchPerformance {
             Rows.kinshipOption(caseId).id(row(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
             Rows.placement(caseId).id(placement(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         }
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class).run(
-                "--spring.datasource.url=" + db.jdbcUrl(), "--spring.datasource.username=" + db.username(),
-                "--spring.datasource.password=" + db.password(),
-                "--spring.datasource.hikari.maximum-pool-size=" + (CONCURRENCY + 2),
-                "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
-                "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
-                "--api.etag-secret=" + TestETags.SECRET, "--server.port=0", "--policy.reload-interval=0s")) {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class)
+                .run(settings(db))) {
             int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
             List<Result> results = new ArrayList<>();
             System.out.println("PostgreSQL: " + jdbc.queryForObject("SELECT version()", String.class));
@@ -122,6 +124,10 @@ public final class PatchPerformance {
                             .map(filter -> filter.getClass().getSimpleName()).toList()));
             System.out.println("Settings: virtual threads " + app.getEnvironment().getProperty("spring.threads.virtual.enabled",
                     "false") + ", token cache " + app.getEnvironment().getProperty("auth.token-cache.maximum-size", "default"));
+            if ("audit".equals(System.getProperty("bench.only"))) {
+                auditComparison(app, db, results);
+                System.exit(0);
+            }
 
             if (PARTS.contains("patch")) {
                 warmUp("HTTP PATCH", httpClient(port, false));
@@ -156,8 +162,72 @@ public final class PatchPerformance {
             if (PARTS.contains("inprocess")) {
                 System.out.printf("%nStaleness compare alone: %.1f ns per call%n", compareAloneNanos());
             }
+            if (PARTS.contains("audit")) {
+                auditComparison(app, db, new ArrayList<>());
+            }
         }
         System.exit(0);
+    }
+
+    private static String[] settings(TestDatabase db) {
+        return new String[] {
+                "--spring.datasource.url=" + db.jdbcUrl(), "--spring.datasource.username=" + db.username(),
+                "--spring.datasource.password=" + db.password(),
+                "--spring.datasource.hikari.maximum-pool-size=" + (CONCURRENCY + 2),
+                "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
+                "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
+                "--api.etag-secret=" + TestETags.SECRET, "--server.port=0", "--policy.reload-interval=0s"};
+    }
+
+    /**
+     * The update path with its audit insert and without it (the same path with an audit trail whose write
+     * record is a no-op), in process and over HTTP (a second instance of the application on the same
+     * database, identical but for that trail), alternating which goes first each round so that neither
+     * always runs on a warmer JVM or a quieter machine; each ratio is of the totals over all rounds.
+     */
+    private static void auditComparison(ConfigurableApplicationContext app, TestDatabase db, List<Result> results)
+            throws Exception {
+        KinshipOptions options = app.getBean(KinshipOptions.class);
+        GuardedUpdate audited = app.getBean(GuardedUpdate.class);
+        GuardedUpdate unaudited = GuardedUpdates.with(app, AuditWithoutWrites.of(app));
+        int rounds = Integer.getInteger("bench.audit-rounds", 4);
+        long[] inProcess = new long[2];
+        long[] overHttp = new long[2];
+        try (ConfigurableApplicationContext withoutRecords = new SpringApplicationBuilder(MutationApiApplication.class)
+                .initializers(context -> ((GenericApplicationContext) context).registerBean("auditTrailWithoutWrites",
+                        AuditTrail.class, () -> AuditWithoutWrites.of(context), definition -> definition.setPrimary(true)))
+                .run(settings(db))) {
+            int auditedPort = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+            int unauditedPort = Integer.parseInt(withoutRecords.getEnvironment().getProperty("local.server.port"));
+            Duration httpWarmup = Duration.ofSeconds(Long.getLong("bench.http-warmup", 30));
+            run("HTTP warm-up, with audit insert", httpWarmup, httpClient(auditedPort, false));
+            run("HTTP warm-up, audit insert removed", httpWarmup, httpClient(unauditedPort, false));
+            for (int round = 1; round <= rounds; round++) {
+                for (boolean audit : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    String variant = (audit ? "with audit insert" : "audit insert removed") + " (round " + round + ")";
+                    Result local = inProcess(options, audit ? audited : unaudited, "in-process update path, " + variant,
+                            true);
+                    Result http = http(audit ? auditedPort : unauditedPort, "HTTP PATCH, own row per client, " + variant,
+                            false);
+                    results.add(local);
+                    results.add(http);
+                    if (round > 1) {
+                        // round 1 still compiles the path
+                        inProcess[audit ? 0 : 1] += local.latenciesMicros().length;
+                        overHttp[audit ? 0 : 1] += http.latenciesMicros().length;
+                    }
+                }
+            }
+        }
+        System.out.println();
+        System.out.println("| run | clients | requests/s | p50 ms | p99 ms | outcomes |");
+        System.out.println("|---|---|---|---|---|---|");
+        results.forEach(System.out::println);
+        // every run of a kind lasts equally long, so the totals compare as rates
+        System.out.printf("%nAudit insert, rounds 2-%d: in process %d vs %d writes (%.1f %% slower); over HTTP %d vs %d "
+                        + "(%.1f %% slower)%n", rounds, inProcess[0], inProcess[1],
+                (1 - inProcess[0] / (double) inProcess[1]) * 100, overHttp[0], overHttp[1],
+                (1 - overHttp[0] / (double) overHttp[1]) * 100);
     }
 
     /** Deterministic row ids, so pgbench can compute its client's row from {@code :client_id}. */

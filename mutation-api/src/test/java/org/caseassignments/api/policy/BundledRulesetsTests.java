@@ -24,7 +24,7 @@ class BundledRulesetsTests {
     private static final String ME = "me";
     private static final String SOMEONE_ELSE = "someone-else";
     private static final List<String> ROLES = List.of("caseworker", "supervisor", "county_director", "admin", "service",
-            "intern");
+            "auditor", "intern");
     private static final Set<String> KNOWN_ROLES = Set.of("caseworker", "supervisor", "county_director", "admin", "service");
 
     /** How the caller stands to the resource. */
@@ -62,8 +62,11 @@ class BundledRulesetsTests {
         return cases.stream();
     }
 
-    /** The specification, version 1.2.0 of both jurisdictions, for a record of the caller's own jurisdiction. */
+    /** The specification, version 1.3.0 of both jurisdictions, for a record of the caller's own jurisdiction. */
     private static boolean expected(String jurisdiction, String role, Action action, ResourceType type, Relation relation) {
+        if (type == ResourceType.AUDIT_RECORD) {
+            return action == Action.READ && role.equals("auditor");
+        }
         if (type == ResourceType.CASE_ASSIGNMENT) {
             return action == Action.READ && Set.of("caseworker", "supervisor", "admin", "service").contains(role);
         }
@@ -103,7 +106,7 @@ class BundledRulesetsTests {
 
         assertThat(decision.allowed()).as(decision.reason()).isEqualTo(allowed);
         assertThat(decision.rulesetVersion()).as("no ruleset runs for another jurisdiction's record")
-                .isEqualTo(owner == RecordJurisdiction.SAME ? "1.2.0" : null);
+                .isEqualTo(owner == RecordJurisdiction.SAME ? "1.3.0" : null);
         assertThat(decision.jurisdiction()).isEqualTo(jurisdiction);
     }
 

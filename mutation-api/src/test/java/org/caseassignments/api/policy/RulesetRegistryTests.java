@@ -54,7 +54,7 @@ class RulesetRegistryTests {
     void shouldServeTheBundledRulesetsWhenTheDirectoryHasNone() {
         RulesetRegistry registry = new RulesetRegistry(directory);
 
-        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "1.2.0", "texas", "1.2.0"));
+        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "1.3.0", "texas", "1.3.0"));
     }
 
     @Test
@@ -68,7 +68,7 @@ class RulesetRegistryTests {
 
         RulesetRegistry registry = new RulesetRegistry(directory);
 
-        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "2.0.0", "texas", "1.2.0", "ohio", "0.1.0"));
+        assertThat(registry.versions()).isEqualTo(Map.of("georgia", "2.0.0", "texas", "1.3.0", "ohio", "0.1.0"));
     }
 
     @Test
@@ -102,7 +102,7 @@ class RulesetRegistryTests {
         Files.delete(directory.resolve("texas.yaml"));
         registry.reload();
 
-        assertThat(registry.versions()).containsEntry("texas", "1.2.0");
+        assertThat(registry.versions()).containsEntry("texas", "1.3.0");
     }
 
     @Test

@@ -1,0 +1,95 @@
+package org.caseassignments.api.audit;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.caseassignments.api.audit.AuditRecords.AuditQuery;
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.security.Caller;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The audit trail of the caller's jurisdiction, for callers its ruleset lets read {@code audit_record}
+ * (the bundled rulesets: the {@code auditor} role). The query is bound to the caller's jurisdiction: no
+ * filter or cursor reaches another's records.
+ */
+@RestController
+class AuditController {
+
+    /** One page, newest first; {@code next_cursor} is null on the last page. */
+    record AuditPage(List<AuditRecordResponse> records, String nextCursor) {
+    }
+
+    private static final int DEFAULT_LIMIT = 100;
+
+    private final AuditRecords records;
+    private final PolicyEngine policy;
+    private final AuditProperties properties;
+
+    AuditController(AuditRecords records, PolicyEngine policy, AuditProperties properties) {
+        this.records = records;
+        this.policy = policy;
+        this.properties = properties;
+    }
+
+    /**
+     * @param resourceId records of one resource (placement, kinship option or foster home)
+     * @param callerSub  records of one caller's requests
+     * @param from       records at or after this time (RFC 3339)
+     * @param until      records before this time (RFC 3339)
+     * @param cursor     the {@code next_cursor} of the previous page, with the same filters
+     * @param limit      records per page, 1 to {@code api.audit.max-page-size}; 100 by default
+     */
+    @GetMapping("/audit")
+    AuditPage list(Caller caller,
+                   @RequestParam(name = "resource_id", required = false) UUID resourceId,
+                   @RequestParam(name = "caller_sub", required = false) String callerSub,
+                   @RequestParam(name = "from", required = false) String from,
+                   @RequestParam(name = "until", required = false) String until,
+                   @RequestParam(name = "cursor", required = false) String cursor,
+                   @RequestParam(name = "limit", required = false) Integer limit) {
+        policy.require(caller, Action.READ, new ResourceRef(ResourceType.AUDIT_RECORD, null, null, null, null, Map.of(),
+                caller.jurisdiction()));
+        int pageSize = limit == null ? Math.min(DEFAULT_LIMIT, properties.maxPageSize()) : limit;
+        if (pageSize < 1 || pageSize > properties.maxPageSize()) {
+            throw ApiProblem.invalidField("limit", "must be between 1 and " + properties.maxPageSize());
+        }
+        if (callerSub != null && callerSub.isBlank()) {
+            throw ApiProblem.invalidField("caller_sub", "must not be blank");
+        }
+        AuditCursor position = cursor == null ? null : AuditCursor.decode(cursor).orElseThrow(() ->
+                ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given"));
+        AuditQuery query = new AuditQuery(caller.jurisdiction(), resourceId, callerSub, instant("from", from),
+                instant("until", until), position);
+        // one more than the page holds tells whether there is a next page
+        List<AuditRecordResponse> found = records.page(query, pageSize + 1);
+        if (found.size() <= pageSize) {
+            return new AuditPage(found, null);
+        }
+        List<AuditRecordResponse> page = found.subList(0, pageSize);
+        AuditRecordResponse last = page.get(pageSize - 1);
+        return new AuditPage(List.copyOf(page), new AuditCursor(last.recordedAt(), last.id()).encode());
+    }
+
+    private static Instant instant(String name, String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException e) {
+            throw ApiProblem.invalidField(name, "must be an RFC 3339 date-time with an offset, such as "
+                    + "2026-11-30T12:00:00Z");
+        }
+    }
+}

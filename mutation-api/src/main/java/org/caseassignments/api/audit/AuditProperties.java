@@ -1,0 +1,49 @@
+package org.caseassignments.api.audit;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Audit settings ({@code api.audit.*}); each has an environment-variable override in application.yml.
+ *
+ * @param refusalQueueCapacity   refusal records held in memory for the writer at most
+ *                               ({@code API_AUDIT_REFUSAL_QUEUE_CAPACITY}); one more is logged and counted as
+ *                               dropped instead of waiting for room
+ * @param refusalBatchSize       refusal records the writer inserts in one transaction at most
+ *                               ({@code API_AUDIT_REFUSAL_BATCH_SIZE})
+ * @param partitionsAhead        month partitions kept beyond the current one ({@code API_AUDIT_PARTITIONS_AHEAD})
+ * @param partitionCheckInterval how often an instance makes sure they exist ({@code API_AUDIT_PARTITION_CHECK_INTERVAL});
+ *                               it also does at startup
+ * @param maxPageSize            the most records one {@code GET /audit} page holds ({@code API_AUDIT_MAX_PAGE_SIZE})
+ */
+@ConfigurationProperties("api.audit")
+public record AuditProperties(@DefaultValue("10000") int refusalQueueCapacity,
+                              @DefaultValue("500") int refusalBatchSize,
+                              @DefaultValue("3") int partitionsAhead,
+                              @DefaultValue("6h") Duration partitionCheckInterval,
+                              @DefaultValue("500") int maxPageSize) {
+
+    public AuditProperties {
+        atLeast("refusal-queue-capacity", "API_AUDIT_REFUSAL_QUEUE_CAPACITY", refusalQueueCapacity, 1);
+        atLeast("refusal-batch-size", "API_AUDIT_REFUSAL_BATCH_SIZE", refusalBatchSize, 1);
+        atLeast("partitions-ahead", "API_AUDIT_PARTITIONS_AHEAD", partitionsAhead, 1);
+        atLeast("max-page-size", "API_AUDIT_MAX_PAGE_SIZE", maxPageSize, 1);
+        if (partitionsAhead > 120) {
+            throw new IllegalArgumentException("api.audit.partitions-ahead (API_AUDIT_PARTITIONS_AHEAD) must be at most "
+                    + "120; it is " + partitionsAhead);
+        }
+        if (partitionCheckInterval.isNegative() || partitionCheckInterval.isZero()) {
+            throw new IllegalArgumentException("api.audit.partition-check-interval (API_AUDIT_PARTITION_CHECK_INTERVAL) "
+                    + "must be positive; it is " + partitionCheckInterval);
+        }
+    }
+
+    private static void atLeast(String name, String env, int value, int minimum) {
+        if (value < minimum) {
+            throw new IllegalArgumentException("api.audit." + name + " (" + env + ") must be at least " + minimum
+                    + "; it is " + value);
+        }
+    }
+}

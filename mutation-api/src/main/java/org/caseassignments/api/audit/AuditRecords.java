@@ -1,0 +1,170 @@
+package org.caseassignments.api.audit;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/** The audit table's statements. */
+@Repository
+class AuditRecords {
+
+    /** A write's record takes the transaction's time ({@code now()}); a refusal's, the time it was refused. */
+    static final String INSERT = """
+            INSERT INTO audit_records (recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles,
+                                       jurisdiction, action, resource_type, resource_id, case_id, ruleset_jurisdiction,
+                                       ruleset_version, rule_id, after_rule_id, assignment_revision, assigned_worker_sub,
+                                       supervisor_sub, row_version_before, row_version_after)
+            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+
+    private static final String ENSURE_PARTITIONS = "SELECT audit_records_ensure_partitions(?)";
+
+    private static final String SELECT = """
+            SELECT id, recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction,
+                   action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id,
+                   after_rule_id, assignment_revision, assigned_worker_sub, supervisor_sub, row_version_before,
+                   row_version_after
+              FROM audit_records
+             WHERE jurisdiction = ?""";
+    private static final String BY_RESOURCE = " AND resource_id = ?";
+    private static final String BY_CALLER = " AND caller_sub = ?";
+    private static final String FROM = " AND recorded_at >= ?";
+    private static final String UNTIL = " AND recorded_at < ?";
+    private static final String AFTER_CURSOR = " AND (recorded_at, id) < (?, ?)";
+    private static final String NEWEST_FIRST = " ORDER BY recorded_at DESC, id DESC LIMIT ?";
+
+    private final JdbcTemplate jdbc;
+
+    AuditRecords(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Inserts on the connection of the caller's transaction. A refused insert is the service's fault, never
+     * the caller's (no partition for the month, or a record the table's checks refuse): it fails the write
+     * as an internal error rather than as a conflict the caller could retry away.
+     */
+    void insert(AuditEntry entry) {
+        try {
+            jdbc.update(connection -> {
+                PreparedStatement statement = connection.prepareStatement(INSERT);
+                bind(statement, entry);
+                return statement;
+            });
+        } catch (DataIntegrityViolationException e) {
+            throw new IllegalStateException("The audit record of this write could not be inserted, so the write was "
+                    + "not made; is there a partition of audit_records for this month? (docs/audit.md)", e);
+        }
+    }
+
+    int ensurePartitions(int monthsAhead) {
+        Integer created = jdbc.queryForObject(ENSURE_PARTITIONS, Integer.class, monthsAhead);
+        return created == null ? 0 : created;
+    }
+
+    /** One page of a jurisdiction's records, newest first, strictly after {@code cursor} when given. */
+    List<AuditRecordResponse> page(AuditQuery query, int limit) {
+        StringBuilder sql = new StringBuilder(SELECT);
+        List<Object> args = new ArrayList<>(List.of(query.jurisdiction()));
+        if (query.resourceId() != null) {
+            sql.append(BY_RESOURCE);
+            args.add(query.resourceId());
+        }
+        if (query.callerSub() != null) {
+            sql.append(BY_CALLER);
+            args.add(query.callerSub());
+        }
+        if (query.from() != null) {
+            sql.append(FROM);
+            args.add(utc(query.from()));
+        }
+        if (query.until() != null) {
+            sql.append(UNTIL);
+            args.add(utc(query.until()));
+        }
+        if (query.cursor() != null) {
+            sql.append(AFTER_CURSOR);
+            args.add(utc(query.cursor().recordedAt()));
+            args.add(query.cursor().id());
+        }
+        sql.append(NEWEST_FIRST);
+        args.add(limit);
+        return jdbc.query(sql.toString(), AuditRecords::map, args.toArray());
+    }
+
+    /** Binds every column of {@link #INSERT}; shared by the in-transaction insert and the refusal batches. */
+    static void bind(PreparedStatement statement, AuditEntry entry) throws SQLException {
+        Connection connection = statement.getConnection();
+        int i = 0;
+        statement.setObject(++i, utc(entry.recordedAt()), Types.TIMESTAMP_WITH_TIMEZONE);
+        statement.setString(++i, entry.requestId());
+        statement.setString(++i, entry.outcome());
+        statement.setInt(++i, entry.status());
+        statement.setString(++i, entry.problemCode());
+        statement.setString(++i, entry.callerSub());
+        statement.setArray(++i, connection.createArrayOf("text", entry.callerRoles().toArray()));
+        statement.setString(++i, entry.jurisdiction());
+        statement.setString(++i, entry.action().wireName());
+        statement.setString(++i, entry.resourceType());
+        statement.setObject(++i, entry.resourceId(), Types.OTHER);
+        statement.setObject(++i, entry.caseId(), Types.OTHER);
+        statement.setString(++i, entry.rulesetJurisdiction());
+        statement.setString(++i, entry.rulesetVersion());
+        statement.setString(++i, entry.ruleId());
+        statement.setString(++i, entry.afterRuleId());
+        statement.setObject(++i, entry.assignmentRevision(), Types.BIGINT);
+        statement.setString(++i, entry.assignedWorkerSub());
+        statement.setString(++i, entry.supervisorSub());
+        statement.setObject(++i, entry.rowVersionBefore(), Types.BIGINT);
+        statement.setObject(++i, entry.rowVersionAfter(), Types.BIGINT);
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static AuditRecordResponse map(ResultSet rs, int row) throws SQLException {
+        Array roles = rs.getArray("caller_roles");
+        return new AuditRecordResponse(
+                rs.getLong("id"),
+                rs.getObject("recorded_at", OffsetDateTime.class).toInstant(),
+                rs.getString("request_id"),
+                rs.getString("outcome"),
+                rs.getInt("status"),
+                rs.getString("problem_code"),
+                rs.getString("caller_sub"),
+                Arrays.asList((String[]) roles.getArray()),
+                rs.getString("jurisdiction"),
+                rs.getString("action"),
+                rs.getString("resource_type"),
+                rs.getObject("resource_id", UUID.class),
+                rs.getObject("case_id", UUID.class),
+                rs.getString("ruleset_jurisdiction"),
+                rs.getString("ruleset_version"),
+                rs.getString("rule_id"),
+                rs.getString("after_rule_id"),
+                rs.getObject("assignment_revision", Long.class),
+                rs.getString("assigned_worker_sub"),
+                rs.getString("supervisor_sub"),
+                rs.getObject("row_version_before", Long.class),
+                rs.getObject("row_version_after", Long.class));
+    }
+
+    /** The filters of one page; null is "any". */
+    record AuditQuery(String jurisdiction, UUID resourceId, String callerSub, Instant from, Instant until,
+                      AuditCursor cursor) {
+    }
+}

@@ -1,0 +1,106 @@
+package org.caseassignments.api.audit;
+
+import java.time.Clock;
+import java.util.UUID;
+
+import org.caseassignments.api.http.ApiProblem;
+import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.http.RequestIds;
+import org.caseassignments.api.policy.Decision;
+import org.caseassignments.api.policy.PolicyDenied;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.UpdateAuthorization;
+import org.caseassignments.api.security.Caller;
+import org.slf4j.MDC;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * What the write paths tell the audit trail. A write's record is inserted on the write's own connection,
+ * inside its transaction, after the write: it commits exactly when the write does. A refusal's record
+ * is handed to the {@link RefusalWriter}, never written on the refused request's thread or pool.
+ */
+@Component
+public class AuditTrail {
+
+    private final AuditRecords records;
+    private final RefusalWriter refusals;
+    private final Clock clock;
+
+    AuditTrail(AuditRecords records, RefusalWriter refusals) {
+        this.records = records;
+        this.refusals = refusals;
+        this.clock = Clock.systemUTC();
+    }
+
+    /**
+     * A create, inside its transaction.
+     *
+     * @param created            the created row as the policy sees it
+     * @param assignmentRevision the revision of the projection row held {@code FOR SHARE}; null when not case-scoped
+     */
+    public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision, long rowVersion) {
+        insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
+                caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
+                decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
+                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion));
+    }
+
+    /**
+     * An update or delete, inside its transaction.
+     *
+     * @param locked             the locked row as the policy sees it: the pair the staleness gate compared
+     * @param assignmentRevision the locked row's copy of its case's assignment revision; null when not case-scoped
+     */
+    public void updated(Caller caller, AuditAction action, UpdateAuthorization authorization, ResourceRef locked,
+                        Long assignmentRevision, long rowVersionBefore, long rowVersionAfter) {
+        Decision decision = authorization.before();
+        insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, action == AuditAction.DELETE ? 204 : 200, null,
+                caller.sub(), caller.roles(), caller.jurisdiction(), action, locked.type().wireName(), locked.id(),
+                locked.caseId(), decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(),
+                authorization.afterRuleId(), assignmentRevision, locked.assignedWorkerSub(), locked.supervisorSub(),
+                rowVersionBefore, rowVersionAfter));
+    }
+
+    /** A write the policy denied: 403. */
+    public void denied(Caller caller, AuditAction action, ResourceRef resource, PolicyDenied denial,
+                       Long rowVersionBefore) {
+        refused(caller, action, resource, denial.decision(), 403, null, rowVersionBefore);
+    }
+
+    /**
+     * A write refused after it was authorized; recorded only for 409 {@code CONCURRENT_MODIFICATION} and 412,
+     * the refusals that say someone acted on a stale view.
+     *
+     * @return whether it was recorded
+     */
+    public boolean refused(Caller caller, AuditAction action, ResourceRef resource, Decision authorization,
+                           ApiProblem problem, Long rowVersionBefore) {
+        if (problem.code() != ProblemCode.CONCURRENT_MODIFICATION && problem.code() != ProblemCode.PRECONDITION_FAILED) {
+            return false;
+        }
+        refused(caller, action, resource, authorization, problem.code().status().value(), problem.code().name(),
+                rowVersionBefore);
+        return true;
+    }
+
+    private void refused(Caller caller, AuditAction action, ResourceRef resource, Decision decision, int status,
+                         String code, Long rowVersionBefore) {
+        refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, status, code, caller.sub(),
+                caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(),
+                resource.caseId(), decision == null ? null : decision.jurisdiction(),
+                decision == null ? null : decision.rulesetVersion(), decision == null ? null : decision.ruleId(), null,
+                null, null, null, rowVersionBefore, null));
+    }
+
+    private void insert(AuditEntry entry) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("A write's audit record is inserted in the write's transaction; none is active");
+        }
+        records.insert(entry);
+    }
+
+    private static String requestId() {
+        return MDC.get(RequestIds.MDC_KEY);
+    }
+}

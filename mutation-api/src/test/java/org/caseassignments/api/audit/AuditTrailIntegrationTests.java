@@ -1,0 +1,310 @@
+package org.caseassignments.api.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.Race;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestETags;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Every write path leaves exactly one record, in the write's own transaction (the record's {@code xmin}
+ * is the written row's), naming the ruleset version, the rule, the assignment under the lock and the row
+ * versions; a write that rolls back leaves none, and a record that cannot be inserted rolls the write
+ * back; refusals are recorded by the refusal writer.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AuditTrailIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+    }
+
+    @LocalServerPort
+    int port;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final Backends backends = new Backends(jdbc);
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void shouldRecordAPlacementCreateInItsTransactionWithTheAssignmentHeldForShare() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 7);
+        String token = TestTokens.caseworker("w-1").token();
+
+        Reply created = api.send(ApiClient.request("POST", "/cases/" + caseId + "/placements").token(token)
+                .header("X-Request-Id", "req-create-1").json("{}"));
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        UUID id = UUID.fromString(created.text("id"));
+        Map<String, Object> record = onlyRecordOf(id);
+        assertThat(record)
+                .containsEntry("outcome", "WRITTEN").containsEntry("status", 201)
+                .containsEntry("request_id", "req-create-1")
+                .containsEntry("caller_sub", "w-1").containsEntry("jurisdiction", "georgia")
+                .containsEntry("action", "create").containsEntry("resource_type", "placement")
+                .containsEntry("case_id", caseId)
+                .containsEntry("ruleset_jurisdiction", "georgia").containsEntry("ruleset_version", "1.3.0")
+                .containsEntry("rule_id", "caseworker-assigned")
+                .containsEntry("assignment_revision", 7L)
+                .containsEntry("assigned_worker_sub", "w-1").containsEntry("supervisor_sub", "s-1")
+                .containsEntry("row_version_after", 1L);
+        assertThat(record.get("row_version_before")).isNull();
+        assertThat(record.get("problem_code")).isNull();
+        assertThat(record.get("roles")).isEqualTo("{caseworker}");
+        assertSameTransaction("placements", id);
+    }
+
+    @Test
+    void shouldRecordAPlacementUpdateWithTheLockedAssignmentAndBothVersions() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 3);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(3).insert(jdbc);
+
+        Reply updated = api.patch("/placements/" + placement, TestTokens.supervisor("s-1").token(),
+                TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
+
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        Map<String, Object> record = onlyRecordOf(placement);
+        assertThat(record)
+                .containsEntry("outcome", "WRITTEN").containsEntry("status", 200)
+                .containsEntry("caller_sub", "s-1").containsEntry("action", "update")
+                .containsEntry("resource_type", "placement").containsEntry("case_id", caseId)
+                .containsEntry("ruleset_version", "1.3.0")
+                .containsEntry("rule_id", "supervisor-admin-service-case-records")
+                .containsEntry("after_rule_id", "supervisor-admin-service-case-records")
+                .containsEntry("assignment_revision", 3L)
+                .containsEntry("assigned_worker_sub", "w-1").containsEntry("supervisor_sub", "s-1")
+                .containsEntry("row_version_before", 1L).containsEntry("row_version_after", 2L);
+        assertThat(record.get("request_id")).isEqualTo(updated.header("X-Request-Id").orElseThrow());
+        assertSameTransaction("placements", placement);
+    }
+
+    @Test
+    void shouldRecordKinshipCreateUpdateAndDeleteOnceEach() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String token = TestTokens.caseworker("w-1").token();
+
+        Reply created = api.post("/cases/" + caseId + "/kinship-options", token,
+                "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}");
+        UUID option = UUID.fromString(created.text("id"));
+        assertThat(onlyRecordOf(option)).containsEntry("action", "create").containsEntry("row_version_after", 1L);
+        assertSameTransaction("kinship_options", option);
+
+        Reply updated = api.patch("/kinship-options/" + option, token, created.etag(), "{\"approved\": true}");
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        assertThat(recordsOf(option)).hasSize(2);
+        assertThat(latestRecordOf(option)).containsEntry("action", "update")
+                .containsEntry("after_rule_id", "caseworker-assigned")
+                .containsEntry("row_version_before", 1L).containsEntry("row_version_after", 2L);
+        assertSameTransaction("kinship_options", option);
+
+        Reply deleted = api.delete("/kinship-options/" + option, token, updated.etag());
+        assertThat(deleted.status()).as(deleted.toString()).isEqualTo(204);
+        assertThat(recordsOf(option)).hasSize(3);
+        Map<String, Object> deletion = latestRecordOf(option);
+        assertThat(deletion).containsEntry("action", "delete").containsEntry("status", 204)
+                .containsEntry("rule_id", "caseworker-assigned")
+                .containsEntry("row_version_before", 2L).containsEntry("row_version_after", 3L);
+        assertThat(deletion.get("after_rule_id")).as("a delete changes no policy-visible input").isNull();
+        assertSameTransaction("kinship_options", option);
+    }
+
+    @Test
+    void shouldRecordFosterHomeCreateAndUpdateWithoutAnAssignment() {
+        String admin = TestTokens.admin("a-1").token();
+
+        Reply created = api.post("/foster-homes", admin,
+                "{\"name\": \"Oak\", \"license_number\": \"L-audit-1\", \"admin_unit\": \"unit-1\"}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        UUID home = UUID.fromString(created.text("id"));
+        assertThat(onlyRecordOf(home)).containsEntry("action", "create").containsEntry("resource_type", "foster_home")
+                .containsEntry("rule_id", "admin-supervisor-service-maintain-foster-homes");
+        assertThat(onlyRecordOf(home).get("assignment_revision")).isNull();
+        assertSameTransaction("foster_homes", home);
+
+        Reply updated = api.patch("/foster-homes/" + home, admin, created.etag(), "{\"capacity\": 3}");
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        assertThat(latestRecordOf(home)).containsEntry("action", "update")
+                .containsEntry("row_version_before", 1L).containsEntry("row_version_after", 2L);
+        assertThat(recordsOf(home)).hasSize(2);
+        assertSameTransaction("foster_homes", home);
+    }
+
+    @Test
+    void shouldLeaveNoRecordWhenTheWriteRollsBack() {
+        String admin = TestTokens.admin("a-dup").token();
+        Rows.fosterHome().licenseNumber("L-taken").insert(jdbc);
+        long before = count();
+
+        Reply duplicate = api.post("/foster-homes", admin,
+                "{\"name\": \"Elm\", \"license_number\": \"L-taken\", \"admin_unit\": \"unit-1\"}");
+
+        assertThat(duplicate.status()).as(duplicate.toString()).isEqualTo(409);
+        assertThat(duplicate.code()).isEqualTo("DUPLICATE_LICENSE_NUMBER");
+        assertThat(count()).isEqualTo(before);
+    }
+
+    /** No partition for this month: the record cannot be inserted, so the update it records is not made either. */
+    @Test
+    void shouldRollTheWriteBackWhenItsRecordCannotBeInserted() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String partition = jdbc.queryForObject("""
+                SELECT 'audit_records_' || to_char(now() AT TIME ZONE 'UTC', '"y"YYYY"m"MM')""", String.class);
+
+        jdbc.execute("ALTER TABLE audit_records DETACH PARTITION " + partition);
+        Reply refused;
+        try {
+            refused = api.patch("/placements/" + placement, TestTokens.caseworker("w-1").token(),
+                    TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
+        } finally {
+            jdbc.execute("ALTER TABLE audit_records ATTACH PARTITION " + partition + " FOR VALUES FROM " + thisMonth());
+        }
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(500);
+        assertThat(jdbc.queryForMap("SELECT status, row_version FROM placements WHERE id = ?", placement))
+                .containsEntry("status", "PROPOSED").containsEntry("row_version", 1L);
+        assertThat(recordsOf(placement)).isEmpty();
+    }
+
+    @Test
+    void shouldRecordA403WithTheDenyingRulesetAndNoWrite() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+
+        Reply denied = api.patch("/placements/" + placement, TestTokens.caseworker("w-stranger").token(),
+                TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
+
+        assertThat(denied.status()).isEqualTo(403);
+        Map<String, Object> record = awaitOnlyRecordOf(placement);
+        assertThat(record).containsEntry("outcome", "REFUSED").containsEntry("status", 403)
+                .containsEntry("caller_sub", "w-stranger").containsEntry("action", "update")
+                .containsEntry("ruleset_version", "1.3.0").containsEntry("row_version_before", 1L);
+        assertThat(record.get("rule_id")).isNull();
+        assertThat(record.get("row_version_after")).isNull();
+        assertThat(record.get("request_id")).isEqualTo(denied.header("X-Request-Id").orElseThrow());
+    }
+
+    @Test
+    void shouldRecordA412() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).rowVersion(2).insert(jdbc);
+
+        Reply stale = api.patch("/placements/" + placement, TestTokens.caseworker("w-1").token(),
+                TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
+
+        assertThat(stale.status()).isEqualTo(412);
+        assertThat(awaitOnlyRecordOf(placement)).containsEntry("outcome", "REFUSED").containsEntry("status", 412)
+                .containsEntry("problem_code", "PRECONDITION_FAILED").containsEntry("rule_id", "caseworker-assigned")
+                .containsEntry("row_version_before", 2L);
+    }
+
+    @Test
+    void shouldRecordA409WhenTheAssignmentChangesUnderTheRequest() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+
+        Reply raced;
+        try (OpenTransaction reassignment = OpenTransaction.begin(DB.dataSource(), other -> new AssignmentWriter(other)
+                .apply(List.of(AssignmentUpdate.changed(caseId, "w-new", "s-1", 2)))).awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement)
+                            .token(TestTokens.caseworker("w-old").token())
+                            .ifMatch(TestETags.placement(placement, 1)).json("{\"status\": \"ACTIVE\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(awaitOnlyRecordOf(placement)).containsEntry("outcome", "REFUSED").containsEntry("status", 409)
+                .containsEntry("problem_code", "CONCURRENT_MODIFICATION").containsEntry("caller_sub", "w-old");
+    }
+
+    @Test
+    void shouldRecordA403OnACreateWithoutAResourceId() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+
+        Reply denied = api.post("/cases/" + caseId + "/placements", TestTokens.caseworker("w-nobody").token(), "{}");
+
+        assertThat(denied.status()).isEqualTo(403);
+        Map<String, Object> record = await().atMost(Duration.ofSeconds(20)).until(() -> jdbc.queryForList(
+                "SELECT * FROM audit_records WHERE case_id = ? AND caller_sub = 'w-nobody'", caseId), rows -> rows.size() == 1)
+                .get(0);
+        assertThat(record).containsEntry("outcome", "REFUSED").containsEntry("action", "create")
+                .containsEntry("status", 403);
+        assertThat(record.get("resource_id")).isNull();
+    }
+
+    private void assertSameTransaction(String table, UUID id) {
+        String rowXmin = jdbc.queryForObject("SELECT xmin::text FROM " + table + " WHERE id = ?", String.class, id);
+        String recordXmin = jdbc.queryForObject("""
+                SELECT xmin::text FROM audit_records WHERE resource_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1""",
+                String.class, id);
+        assertThat(recordXmin).as("the record is inserted by the transaction that wrote the row").isEqualTo(rowXmin);
+    }
+
+    /** {@code ('2026-11-01 00:00:00+00') TO ('2026-12-01 00:00:00+00')}. */
+    private String thisMonth() {
+        return jdbc.queryForObject("""
+                SELECT format('(%L) TO (%L)', m AT TIME ZONE 'UTC', (m + interval '1 month') AT TIME ZONE 'UTC')
+                  FROM (SELECT date_trunc('month', now() AT TIME ZONE 'UTC') AS m) month""", String.class);
+    }
+
+    private List<Map<String, Object>> recordsOf(UUID resource) {
+        return jdbc.queryForList("""
+                SELECT *, caller_roles::text AS roles FROM audit_records
+                 WHERE resource_id = ? ORDER BY recorded_at, id""", resource);
+    }
+
+    private Map<String, Object> onlyRecordOf(UUID resource) {
+        List<Map<String, Object>> records = recordsOf(resource);
+        assertThat(records).hasSize(1);
+        return records.get(0);
+    }
+
+    private Map<String, Object> latestRecordOf(UUID resource) {
+        List<Map<String, Object>> records = recordsOf(resource);
+        return records.get(records.size() - 1);
+    }
+
+    private Map<String, Object> awaitOnlyRecordOf(UUID resource) {
+        List<Map<String, Object>> records = await().atMost(Duration.ofSeconds(20))
+                .alias("the refusal writer to store the record")
+                .until(() -> recordsOf(resource), found -> !found.isEmpty());
+        assertThat(records).hasSize(1);
+        return records.get(0);
+    }
+
+    private long count() {
+        Long count = jdbc.queryForObject("SELECT count(*) FROM audit_records", Long.class);
+        return count == null ? 0 : count;
+    }
+}

@@ -1,0 +1,28 @@
+package org.caseassignments.api.audit;
+
+import org.caseassignments.api.policy.Decision;
+import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.UpdateAuthorization;
+import org.caseassignments.api.security.Caller;
+import org.springframework.context.ApplicationContext;
+
+/** For the update benchmark only: the application's audit trail with the write's record left out. */
+public final class AuditWithoutWrites {
+
+    private AuditWithoutWrites() {
+    }
+
+    public static AuditTrail of(ApplicationContext app) {
+        return new AuditTrail(app.getBean(AuditRecords.class), app.getBean(RefusalWriter.class)) {
+            @Override
+            public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision,
+                                long rowVersion) {
+            }
+
+            @Override
+            public void updated(Caller caller, AuditAction action, UpdateAuthorization authorization, ResourceRef locked,
+                                Long assignmentRevision, long rowVersionBefore, long rowVersionAfter) {
+            }
+        };
+    }
+}
