@@ -99,6 +99,7 @@ public final class RebuildPerformance {
         properties.put("spring.kafka.bootstrap-servers", TestKafka.bootstrapServers());
         properties.put("spring.flyway.enabled", "false");
         properties.put("spring.config.name", "backfill-beside-the-projector");
+        properties.put("spring.main.banner-mode", "off");
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("benchmark", properties));
         return SpringApplication.exit(new SpringApplicationBuilder(BackfillApplication.class)

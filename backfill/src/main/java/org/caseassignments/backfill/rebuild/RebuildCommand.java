@@ -201,7 +201,7 @@ public class RebuildCommand implements Callable<Integer> {
                     tables.swap(carryFrom);
                 });
                 long committed = System.nanoTime();
-                return new SwapTiming(attempt, Duration.ofNanos(granted[1] - granted[0]),
+                return new SwapTiming(attempt, timeout, Duration.ofNanos(granted[1] - granted[0]),
                         Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore);
             } catch (DataAccessException e) {
                 shadow.rewindTo(mark);
