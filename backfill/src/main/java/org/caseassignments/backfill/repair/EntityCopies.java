@@ -33,10 +33,10 @@ public final class EntityCopies {
     private static final String NEXT_CASES = """
             SELECT case_id FROM (
                 SELECT e.case_id FROM placements e JOIN case_assignments ca ON ca.case_id = e.case_id
-                 WHERE e.case_id > ? AND ca.assignment_revision >= 0 AND %1$s
+                 WHERE (?::uuid IS NULL OR e.case_id > ?) AND ca.assignment_revision >= 0 AND %1$s
                 UNION
                 SELECT e.case_id FROM kinship_options e JOIN case_assignments ca ON ca.case_id = e.case_id
-                 WHERE e.case_id > ? AND ca.assignment_revision >= 0 AND %1$s) AS differing
+                 WHERE (?::uuid IS NULL OR e.case_id > ?) AND ca.assignment_revision >= 0 AND %1$s) AS differing
              ORDER BY case_id
              LIMIT ?
             """.formatted(BEHIND_OR_OTHER_PAIR);
@@ -74,9 +74,9 @@ public final class EntityCopies {
         return new Counts(countIn("placements"), countIn("kinship_options"));
     }
 
-    /** Up to {@code limit} cases after {@code after}, in case-id order, with a copy the repair would change. */
+    /** Up to {@code limit} cases after {@code after} (null: from the first), in case-id order, with a copy the repair would change. */
     List<UUID> nextCases(UUID after, int limit) {
-        return jdbc.queryForList(NEXT_CASES, UUID.class, after, after, limit);
+        return jdbc.queryForList(NEXT_CASES, UUID.class, after, after, after, after, limit);
     }
 
     private long[] countIn(String table) {

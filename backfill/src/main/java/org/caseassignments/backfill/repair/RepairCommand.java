@@ -35,8 +35,6 @@ import picocli.CommandLine.Spec;
                 "or copies ahead of their case remain; 2 bad usage or stopped by a failure (run again: it is idempotent)."})
 class RepairCommand implements Callable<Integer> {
 
-    private static final UUID FIRST = new UUID(Long.MIN_VALUE, Long.MIN_VALUE);
-
     @Option(names = "--dry-run", description = "Only count the copies that differ; write nothing.")
     boolean dryRun;
 
@@ -99,7 +97,7 @@ class RepairCommand implements Callable<Integer> {
      */
     private long[] repair(EntityCopies copies, Progress bar, long expected) {
         long[] totals = new long[3];
-        UUID after = FIRST;
+        UUID after = null;
         while (true) {
             List<UUID> cases = copies.nextCases(after, batchSize);
             if (cases.isEmpty()) {

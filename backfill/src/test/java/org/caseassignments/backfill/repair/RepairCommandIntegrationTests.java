@@ -52,8 +52,9 @@ class RepairCommandIntegrationTests {
     @Test
     void shouldBringCopiesBehindOrWithAnotherPairToTheirCaseInBatchesAndNeverLowerOne() {
         // Given copies behind their case, at its revision with another pair, ahead of it, and of cases not known yet
-        UUID current = UUID.randomUUID();
-        UUID lowered = UUID.randomUUID();
+        // (ids at both ends of PostgreSQL's uuid order, which compares bytes unsigned, unlike java.util.UUID)
+        UUID current = UUID.fromString("00000000-0000-4000-8000-000000000001");
+        UUID lowered = UUID.fromString("ffffffff-0000-4000-8000-000000000002");
         UUID placeholder = UUID.randomUUID();
         Rows.assignment(current).worker("w-5").supervisor("s-5").revision(5).insert(jdbc);
         Rows.assignment(lowered).worker("w-3").supervisor("s-3").revision(3).insert(jdbc);
