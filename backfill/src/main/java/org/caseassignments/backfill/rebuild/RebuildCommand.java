@@ -209,8 +209,8 @@ public class RebuildCommand implements Callable<Integer> {
                     throw e;
                 }
                 err.printf(Locale.ROOT, "backfill rebuild: the projection's lock was not granted within %d ms "
-                        + "(attempt %d of %d); catching up and trying again%n", timeout.toMillis(), attempt,
-                        properties.swapAttempts());
+                        + "(attempt %d of %d; held by: %s); catching up and trying again%n", timeout.toMillis(), attempt,
+                        properties.swapAttempts(), tables.lockHolders());
             }
         }
     }

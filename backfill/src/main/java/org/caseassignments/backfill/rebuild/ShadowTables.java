@@ -100,6 +100,14 @@ final class ShadowTables {
 
     private static final String LIVE_COMMENT = "SELECT obj_description('case_assignments'::regclass, 'pg_class')";
 
+    /** Who holds a lock on the projection now: what an attempt that was not granted in time waited behind. */
+    private static final String HOLDERS = """
+            SELECT string_agg(DISTINCT a.backend_type || ' ' || l.mode
+                              || coalesce(' (' || left(a.query, 60) || ')', ''), ', ')
+              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE l.relation = 'case_assignments'::regclass AND l.granted AND l.pid <> pg_backend_pid()
+            """;
+
     private final JdbcTemplate jdbc;
 
     ShadowTables(JdbcTemplate jdbc) {
@@ -172,6 +180,12 @@ final class ShadowTables {
         if (comment != null) {
             jdbc.execute("COMMENT ON TABLE " + table + " IS '" + comment.replace("'", "''") + "'");
         }
+    }
+
+    /** The lock holders of the projection, for the message of an attempt that gave up; "none" once they are gone. */
+    String lockHolders() {
+        String holders = jdbc.queryForObject(HOLDERS, String.class);
+        return holders == null ? "none any more" : holders;
     }
 
     void dropPrevious() {

@@ -45,6 +45,7 @@ class RebuildCommandIntegrationTests {
     static void properties(DynamicPropertyRegistry registry) {
         DB.register(registry);
         registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+        registry.add("backfill.rebuild.swap-attempts", () -> "3");
     }
 
     @Autowired
@@ -175,6 +176,32 @@ class RebuildCommandIntegrationTests {
             assertThat(jdbc.queryForObject("SELECT assignment_revision FROM placements WHERE id = ?", Long.class, placement))
                     .isEqualTo(9L);
         }
+    }
+
+    @Test
+    void shouldGiveUpAfterItsAttemptsAndLeaveTheLiveTableAsItWasWhenATransactionNeverLetsGo() throws Exception {
+        // Given a case stored at an inflated revision, and a transaction holding it FOR SHARE throughout
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 1, "georgia"));
+        Rows.assignment(caseId).worker("inflated").revision(12).insert(jdbc);
+        try (Connection api = connection()) {
+            api.setAutoCommit(false);
+            try (PreparedStatement ps = api.prepareStatement(
+                    "SELECT assigned_worker_sub, assignment_revision FROM case_assignments WHERE case_id = ? FOR SHARE")) {
+                assertThat(readForShare(ps, caseId)).isEqualTo("inflated@12");
+            }
+
+            // When
+            Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--swap-lock-timeout-ms", "200");
+
+            // Then each attempt gave way after its timeout, naming the holder, and nothing was swapped
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(run.err()).contains("not granted within 200 ms (attempt 1 of 3; held by: client backend RowShareLock")
+                    .contains("attempt 2 of 3").contains("the live projection is unchanged");
+            api.commit();
+        }
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 12L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
     }
 
     @Test
