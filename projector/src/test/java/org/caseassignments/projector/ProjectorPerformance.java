@@ -57,7 +57,7 @@ public final class ProjectorPerformance {
 
     private static final AvroEventCodec CODEC = AvroEventCodec.singleObject();
 
-    private record Event(String key, byte[] value, UUID caseId, String worker, String supervisor, long revision) {
+    record Event(String key, byte[] value, UUID caseId, String worker, String supervisor, long revision) {
     }
 
     /** CPU time so far, in nanoseconds: of this JVM, its stream threads, and the database's backends. */
@@ -214,7 +214,7 @@ public final class ProjectorPerformance {
     }
 
     /** Each case: created, then changes 1..n, interleaved across cases round by round; then disorder. */
-    private static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
+    static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
         Map<UUID, int[]> positions = new HashMap<>();
         List<Event> order = new ArrayList<>();
         for (int revision = 0; revision <= changes; revision++) {
@@ -251,7 +251,7 @@ public final class ProjectorPerformance {
         return new Event(caseId.toString(), CODEC.encode("case.events", record, false), caseId, worker, supervisor, revision);
     }
 
-    private static void publish(String topic, List<Event> events) throws Exception {
+    static void publish(String topic, List<Event> events) throws Exception {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -292,7 +292,7 @@ public final class ProjectorPerformance {
         db.jdbc().execute("ANALYZE");
     }
 
-    private static long copy(TestDatabase db, String target, String rows) {
+    static long copy(TestDatabase db, String target, String rows) {
         try (Connection connection = db.dataSource().getConnection()) {
             return connection.unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("COPY " + target + " FROM STDIN", new StringReader(rows));
@@ -301,7 +301,7 @@ public final class ProjectorPerformance {
         }
     }
 
-    private static double projector(ProjectorTopics topics, List<UUID> caseIds, int changes, int events, Random random)
+    static double projector(ProjectorTopics topics, List<UUID> caseIds, int changes, int events, Random random)
             throws InterruptedException {
         TestDatabase db = TestDatabase.migrated();
         seedEntityRows(db, caseIds, new Random(random.nextLong()));

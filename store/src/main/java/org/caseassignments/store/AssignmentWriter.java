@@ -59,11 +59,11 @@ public class AssignmentWriter {
                        AS u(case_id, worker, supervisor, revision, jurisdiction, position)
                   LEFT JOIN LATERAL (SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision,
                                             ca.jurisdiction
-                                       FROM case_assignments ca
+                                       FROM %1$s ca
                                       WHERE ca.case_id = u.case_id
                                      OFFSET 0) AS prior ON true),
             written AS (
-                INSERT INTO case_assignments AS case_assignments
+                INSERT INTO %1$s AS case_assignments
                        (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, updated_at)
                 SELECT b.case_id, b.worker, b.supervisor, b.revision, b.jurisdiction, now()
                   FROM batch b
@@ -75,7 +75,7 @@ public class AssignmentWriter {
                        assignment_revision = EXCLUDED.assignment_revision,
                        jurisdiction        = coalesce(EXCLUDED.jurisdiction, case_assignments.jurisdiction),
                        updated_at          = now()
-                 WHERE %s
+                 WHERE %2$s
                 RETURNING case_id, (xmax = 0) AS inserted)
             SELECT b.case_id, b.prior_revision, b.other_pair, w.inserted
               FROM batch b LEFT JOIN written w ON w.case_id = b.case_id
@@ -117,10 +117,35 @@ public class AssignmentWriter {
                        AS m(case_id, assigned_worker_sub, supervisor_sub, assignment_revision)),
             %s,
             %s
-            SELECT entity, count(*) AS updated, count(*) FILTER (WHERE healed) AS healed
-              FROM (SELECT * FROM placements_followed UNION ALL SELECT * FROM kinship_options_followed) AS followed
-             GROUP BY entity
-            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"));
+            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"))
+            + FollowedCounts.SQL;
+
+    /**
+     * Entity repair: the same follow, driven by the projection rows of the given cases as they are, each held
+     * {@code FOR SHARE} in case-id order before any entity row is touched (the lock order of every writer), so
+     * neither the projector nor an API write can move a case between the read of its triple and the copy.
+     * Cases still unknown (a placeholder) are left alone, as by the follow.
+     */
+    private static final String REPAIR_FOLLOWERS = """
+            WITH moved AS MATERIALIZED (
+                SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision
+                  FROM case_assignments ca
+                 WHERE ca.case_id = ANY (?::uuid[]) AND ca.assignment_revision >= 0
+                 ORDER BY ca.case_id
+                   FOR SHARE),
+            %s,
+            %s
+            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"))
+            + FollowedCounts.SQL;
+
+    /** Counts of both follows, per entity table (a holder class: a constant the two statements above both read). */
+    private static final class FollowedCounts {
+        static final String SQL = """
+                SELECT entity, count(*) AS updated, count(*) FILTER (WHERE healed) AS healed
+                  FROM (SELECT * FROM placements_followed UNION ALL SELECT * FROM kinship_options_followed) AS followed
+                 GROUP BY entity
+                """;
+    }
 
     /**
      * The upsert reads each batch row's stored row by key ({@code LATERAL}). While the projection's
@@ -135,10 +160,35 @@ public class AssignmentWriter {
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
     private static final String PLANNER_DEFAULTS = "SET LOCAL enable_seqscan = on";
 
+    /** The live projection's table. */
+    public static final String PROJECTION = "case_assignments";
+
     private final JdbcTemplate jdbc;
+    private final String table;
+    private final boolean followEntities;
 
     public AssignmentWriter(JdbcTemplate jdbc) {
+        this(jdbc, PROJECTION, true);
+    }
+
+    private AssignmentWriter(JdbcTemplate jdbc, String table, boolean followEntities) {
+        if (!table.matches("[a-z_][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("not a plain table name: " + table);
+        }
         this.jdbc = jdbc;
+        this.table = table;
+        this.followEntities = followEntities;
+    }
+
+    /**
+     * The same guarded write into another table shaped like the projection (a rebuild's shadow). No entity
+     * row follows it: placements and kinship options follow the live projection only.
+     */
+    public static AssignmentWriter intoShadow(JdbcTemplate jdbc, String table) {
+        if (table.equals(PROJECTION)) {
+            throw new IllegalArgumentException("a shadow must not be the live projection");
+        }
+        return new AssignmentWriter(jdbc, table, false);
     }
 
     /**
@@ -164,7 +214,7 @@ public class AssignmentWriter {
         List<UUID> advanced = new ArrayList<>();
         jdbc.execute(LOOKUPS_BY_KEY);
         jdbc.execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(UPSERT_PROJECTION.formatted(guard.condition))) {
+            try (PreparedStatement ps = connection.prepareStatement(UPSERT_PROJECTION.formatted(table, guard.condition))) {
                 bindUpdates(connection, ps, survivors, true);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -197,11 +247,41 @@ public class AssignmentWriter {
         List<AssignmentUpdate> moved = new ArrayList<>(inserted.size() + advanced.size());
         inserted.forEach(caseId -> moved.add(byCase.get(caseId)));
         advanced.forEach(caseId -> moved.add(byCase.get(caseId)));
-        Map<String, int[]> followed = followProjection(moved);
+        Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
         int[] placements = followed.getOrDefault("placements", new int[2]);
         int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
                 ordered);
+    }
+
+    /**
+     * Brings the placement and kinship rows of the given cases to their projection rows' triples, under the
+     * follow's guard (a copy never moves to an older revision) and the writers' lock order, inside the caller's
+     * transaction. Only on the live projection's writer.
+     *
+     * @return {placement rows updated, kinship rows updated}
+     */
+    public int[] repairFollowers(List<UUID> caseIds) {
+        if (!followEntities) {
+            throw new IllegalStateException("entity rows follow the live projection only, not " + table);
+        }
+        if (caseIds.isEmpty()) {
+            return new int[2];
+        }
+        Map<String, int[]> counts = new HashMap<>();
+        jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(REPAIR_FOLLOWERS)) {
+                ps.setArray(1, connection.createArrayOf("uuid", caseIds.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});
+                    }
+                }
+            }
+            return null;
+        });
+        return new int[] {counts.getOrDefault("placements", new int[2])[0],
+                counts.getOrDefault("kinship_options", new int[2])[0]};
     }
 
     /** @return per entity table: {updated rows, of which healed} */

@@ -11,6 +11,7 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.Report;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
+import org.caseassignments.backfill.repair.EntityCopies;
 import org.caseassignments.backfill.snapshot.BadRow;
 import org.caseassignments.backfill.snapshot.RejectsFile;
 import org.caseassignments.backfill.snapshot.SnapshotOptions;
@@ -93,8 +94,10 @@ class VerifyCommand implements Callable<Integer> {
                 comparison.compare(batch);
             }
             bar.finish(read, snapshot.fractionDone());
-            report(out, snapshot.identity().description(), read, comparison, bad);
-            return comparison.differences() == 0 && bad.count() == 0 ? ExitCodes.SUCCESS : ExitCodes.FINISHED_WITH_REJECTS;
+            EntityCopies.Counts copies = new EntityCopies(jdbc).count();
+            report(out, snapshot.identity().description(), read, comparison, bad, copies);
+            return comparison.differences() == 0 && bad.count() == 0 && copies.differing() == 0
+                    ? ExitCodes.SUCCESS : ExitCodes.FINISHED_WITH_REJECTS;
         } catch (SnapshotSourceException e) {
             err.println("backfill verify: " + e.getMessage());
             err.flush();
@@ -102,7 +105,8 @@ class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    private static void report(PrintWriter out, String source, long read, Comparison comparison, RejectsFile bad) {
+    private static void report(PrintWriter out, String source, long read, Comparison comparison, RejectsFile bad,
+                               EntityCopies.Counts copies) {
         out.println("backfill verify: " + (comparison.differences() == 0 && bad.count() == 0
                 ? "the projection agrees with the snapshot" : "differences found") + " — " + source);
         Report.count(out, "read", read);
@@ -116,6 +120,7 @@ class VerifyCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  %-28s %s  snapshot %s  projection %s%n", s.kind().label, s.caseId(), s.snapshot(),
                     s.projection() == null ? "none" : s.projection());
         }
+        copies.print(out);
         out.flush();
     }
 

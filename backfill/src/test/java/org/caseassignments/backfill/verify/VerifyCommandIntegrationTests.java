@@ -98,6 +98,25 @@ class VerifyCommandIntegrationTests {
         assertThat(noSource.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
     }
 
+    @Test
+    void shouldReportEntityCopiesThatDifferFromTheirCaseEvenWhenTheProjectionAgrees() throws IOException {
+        // Given a projection that agrees with the snapshot, and copies behind, at another pair and ahead of their case
+        UUID caseId = Rows.assignment(UUID.randomUUID()).worker("w").supervisor("s").revision(4).insert(jdbc);
+        Rows.placement(caseId).worker("w-old").supervisor("s").revision(2).insert(jdbc);
+        Rows.kinshipOption(caseId).worker("other").supervisor("s").revision(4).insert(jdbc);
+        Rows.kinshipOption(caseId).worker("w").supervisor("s").revision(6).insert(jdbc);
+
+        // When
+        Cli.Run run = cli.run("verify", "--file", csv(List.of(caseId), 4).toString(), "--rejects",
+                dir.resolve("r.csv").toString());
+
+        // Then
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(run.out()).containsPattern("agree\\s+1\\n").containsPattern("placements behind\\s+1\\n")
+                .containsPattern("kinship, same revision, other pair\\s+1\\n")
+                .containsPattern("kinship options ahead \\(never lowered\\)\\s+1\\n");
+    }
+
     private Path csv(List<UUID> cases, long revision) throws IOException {
         List<String> lines = new ArrayList<>(List.of("case_id,assigned_worker_sub,supervisor_sub,assignment_revision"));
         cases.forEach(id -> lines.add(id + ",w,s," + revision));

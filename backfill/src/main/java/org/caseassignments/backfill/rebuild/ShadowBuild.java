@@ -1,0 +1,141 @@
+package org.caseassignments.backfill.rebuild;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.Ingested;
+import org.caseassignments.store.ApplyResult;
+
+/**
+ * Reads the event topics from the beginning into the shadow, through the projector's decode and the guarded
+ * writer, one transaction per batch. Records the projector dead-letters (bad input, rows PostgreSQL refuses)
+ * are counted and passed over: the projector has already dead-lettered them, a rebuild would only do it twice.
+ * It has no consumer group and commits nothing: a rebuild that stops starts again from the beginning.
+ */
+final class ShadowBuild {
+
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    record Totals(long read, long cases, long passedOver) {
+    }
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final CaseEventReader reader;
+    private final BatchWriter writer;
+    private final int batchSize;
+    private List<TopicPartition> partitions = List.of();
+    private long read;
+    private long cases;
+    private long passedOver;
+
+    ShadowBuild(Consumer<byte[], byte[]> consumer, CaseEventReader reader, BatchWriter writer, int batchSize) {
+        this.consumer = consumer;
+        this.reader = reader;
+        this.writer = writer;
+        this.batchSize = batchSize;
+    }
+
+    void startAtTheBeginning(List<TopicPartition> partitions) {
+        this.partitions = List.copyOf(partitions);
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** The live end: each partition's last stable offset now (read_committed). */
+    Map<TopicPartition, Long> liveEnd() {
+        return consumer.endOffsets(partitions);
+    }
+
+    /** Events between the shadow and the live end now. */
+    long lag() {
+        return lagTo(liveEnd());
+    }
+
+    /** Reads and applies until at most {@code events} behind the live end, reporting progress. */
+    void catchUpWithin(long events, Progress progress) {
+        long lag = lag();
+        while (lag > events) {
+            readBatch();
+            lag = lag();
+            progress.update(read, fraction(lag), "cases " + cases + ", lag to the live end " + lag + " events");
+        }
+    }
+
+    /** Reads and applies until every partition reached {@code ends} (inside the swap, under the lock). */
+    void drainTo(Map<TopicPartition, Long> ends) {
+        while (lagTo(ends) > 0) {
+            readBatch();
+        }
+    }
+
+    /** Where the build is: taken before the swap's transaction, whose writes to the shadow a rollback undoes. */
+    record Mark(Map<TopicPartition, Long> positions, Totals totals) {
+    }
+
+    Mark mark() {
+        Map<TopicPartition, Long> positions = new java.util.HashMap<>();
+        partitions.forEach(p -> positions.put(p, consumer.position(p)));
+        return new Mark(positions, totals());
+    }
+
+    /** After the swap's transaction rolled back: read again what it had written to the shadow. */
+    void rewindTo(Mark mark) {
+        mark.positions().forEach(consumer::seek);
+        read = mark.totals().read();
+        cases = mark.totals().cases();
+        passedOver = mark.totals().passedOver();
+    }
+
+    Totals totals() {
+        return new Totals(read, cases, passedOver);
+    }
+
+    OptionalDouble fraction(long lag) {
+        return read + lag == 0 ? OptionalDouble.of(1.0) : OptionalDouble.of((double) read / (read + lag));
+    }
+
+    private long lagTo(Map<TopicPartition, Long> ends) {
+        long lag = 0;
+        for (TopicPartition p : partitions) {
+            lag += Math.max(0, ends.getOrDefault(p, 0L) - consumer.position(p));
+        }
+        return lag;
+    }
+
+    /** Polls up to a batch (or until a poll comes back empty) and writes it in one transaction. */
+    private void readBatch() {
+        List<Ingested.Accepted> batch = new ArrayList<>();
+        while (batch.size() < batchSize) {
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            if (records.isEmpty()) {
+                break;
+            }
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                read++;
+                if (reader.read(record.key(), record.value()) instanceof Ingested.Accepted accepted) {
+                    batch.add(accepted);
+                } else {
+                    passedOver++;
+                }
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        BatchWriter.Written<Ingested.Accepted> written = writer.writeEach(batch, Ingested.Accepted::update,
+                Ingested.Accepted::occurredAt);
+        ApplyResult result = written.result();
+        cases += result.insertedCases().size();
+        passedOver += written.refused().size();
+    }
+}

@@ -1,0 +1,202 @@
+package org.caseassignments.backfill.rebuild;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The tables of a rebuild and the statements that create, swap and drop them. Names are fixed, so an operator
+ * (and the next rebuild) finds them: the shadow being built, and the projection a swap replaced.
+ *
+ * <p>The swap renames inside one transaction holding {@code ACCESS EXCLUSIVE} on the projection. A statement
+ * queued behind that lock looks its table up by name again once it gets the lock (PostgreSQL re-resolves a
+ * relation name after waiting for it, and revalidates a prepared statement's plan the table's rename
+ * invalidated), so it runs against the new table; a transaction that already holds the old one makes the swap
+ * wait until it ends. Decision 19.
+ */
+final class ShadowTables {
+
+    static final String LIVE = "case_assignments";
+    static final String SHADOW = "case_assignments_rebuild";
+    static final String PREVIOUS = "case_assignments_previous";
+
+    /** Constraints, defaults, the primary key and column comments; not grants, which {@link #COPY_GRANTS} adds. */
+    private static final String CREATE_SHADOW = """
+            CREATE TABLE case_assignments_rebuild (LIKE case_assignments INCLUDING ALL)
+            """;
+
+    private static final String GRANTS = """
+            SELECT grantee, privilege_type
+              FROM information_schema.role_table_grants
+             WHERE table_schema = current_schema() AND table_name = 'case_assignments'
+               AND grantee <> current_user
+            """;
+
+    private static final String COPY_GRANTS = "GRANT %s ON case_assignments_rebuild TO %s";
+
+    private static final String EXISTS = "SELECT to_regclass(?) IS NOT NULL";
+
+    /**
+     * A case's jurisdiction is a property of the case, not of a revision: one a snapshot filled in for a case whose
+     * events never carried it would be lost by a rebuild from the events alone, and the API refuses a case whose
+     * jurisdiction is unknown. So a shadow row without one takes the live row's.
+     */
+    private static final String CARRY_JURISDICTIONS = """
+            UPDATE case_assignments_rebuild s
+               SET jurisdiction = l.jurisdiction
+              FROM case_assignments l
+             WHERE l.case_id = s.case_id AND s.jurisdiction IS NULL AND l.jurisdiction IS NOT NULL
+            """;
+
+    private static final List<String> SWAP = List.of(
+            "ALTER TABLE case_assignments RENAME TO case_assignments_previous",
+            "ALTER INDEX case_assignments_pkey RENAME TO case_assignments_previous_pkey",
+            "ALTER TABLE case_assignments_rebuild RENAME TO case_assignments",
+            "ALTER INDEX case_assignments_rebuild_pkey RENAME TO case_assignments_pkey");
+
+    private static final List<String> SWAP_BACK = List.of(
+            "ALTER TABLE case_assignments RENAME TO case_assignments_swapping",
+            "ALTER INDEX case_assignments_pkey RENAME TO case_assignments_swapping_pkey",
+            "ALTER TABLE case_assignments_previous RENAME TO case_assignments",
+            "ALTER INDEX case_assignments_previous_pkey RENAME TO case_assignments_pkey",
+            "ALTER TABLE case_assignments_swapping RENAME TO case_assignments_previous",
+            "ALTER INDEX case_assignments_swapping_pkey RENAME TO case_assignments_previous_pkey");
+
+    /**
+     * Carries the rows the projection took since the swap back into the previous table, under the projector's
+     * guard (strictly newer revision only, a known jurisdiction never cleared), so an undo loses no event the
+     * projector applied to the rebuilt table and still never moves a row of the previous table backwards. Only
+     * rows written since the swap: carrying every newer row would, on a redo, bring back the very rows the
+     * rebuild lowered.
+     */
+    private static final String CARRY_FORWARD_INTO_PREVIOUS = """
+            INSERT INTO case_assignments_previous AS p
+                   (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, updated_at)
+            SELECT c.case_id, c.assigned_worker_sub, c.supervisor_sub, c.assignment_revision, c.jurisdiction, c.updated_at
+              FROM case_assignments c
+              LEFT JOIN case_assignments_previous q ON q.case_id = c.case_id
+             WHERE c.updated_at >= ?::timestamptz
+               AND (q.case_id IS NULL OR q.assignment_revision < c.assignment_revision)
+            ON CONFLICT (case_id) DO UPDATE
+               SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                   supervisor_sub      = EXCLUDED.supervisor_sub,
+                   assignment_revision = EXCLUDED.assignment_revision,
+                   jurisdiction        = coalesce(EXCLUDED.jurisdiction, p.jurisdiction),
+                   updated_at          = now()
+             WHERE p.assignment_revision < EXCLUDED.assignment_revision
+            """;
+
+    /**
+     * Where an undo starts carrying rows back: a second before the swap asked for its lock. A row's
+     * {@code updated_at} is its writer's transaction start, and a writer that lands in the new table sent its
+     * first projection statement after that request, a round trip after its start; the second covers that.
+     * A row written by the rebuild itself in that second is an event's, which the guard may carry harmlessly.
+     */
+    private static final String CARRY_FROM = "SELECT (clock_timestamp() - interval '1 second')::text";
+
+    private static final String MARKER = "Replaced by a rebuild; an undo carries back the rows the projection took from ";
+
+    private static final String LIVE_COMMENT = "SELECT obj_description('case_assignments'::regclass, 'pg_class')";
+
+    /** Who holds a lock on the projection now: what an attempt that was not granted in time waited behind. */
+    private static final String HOLDERS = """
+            SELECT string_agg(DISTINCT a.backend_type || ' ' || l.mode
+                              || coalesce(' (' || left(a.query, 60) || ')', ''), ', ')
+              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE l.relation = 'case_assignments'::regclass AND l.granted AND l.pid <> pg_backend_pid()
+            """;
+
+    private final JdbcTemplate jdbc;
+
+    ShadowTables(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    boolean exists(String table) {
+        return Boolean.TRUE.equals(jdbc.queryForObject(EXISTS, Boolean.class, table));
+    }
+
+    /** A new, empty shadow shaped like the projection, with its grants and comment; any older shadow is dropped. */
+    void createShadow() {
+        jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
+        jdbc.execute(CREATE_SHADOW);
+        for (Map<String, Object> grant : jdbc.queryForList(GRANTS)) {
+            jdbc.execute(COPY_GRANTS.formatted(grant.get("privilege_type"),
+                    quoteIdentifier((String) grant.get("grantee"))));
+        }
+        comment(SHADOW, jdbc.queryForObject(LIVE_COMMENT, String.class));
+    }
+
+    int carryJurisdictions() {
+        return jdbc.update(CARRY_JURISDICTIONS);
+    }
+
+    /**
+     * Inside the swap's transaction: waits at most {@code timeout} for the projection's {@code ACCESS EXCLUSIVE}
+     * lock, throwing when it is not granted in time (SQLSTATE 55P03), so the queue behind it never waits longer.
+     */
+    String lockLive(Duration timeout) {
+        jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
+        String carryFrom = jdbc.queryForObject(CARRY_FROM, String.class);
+        jdbc.execute("LOCK TABLE case_assignments IN ACCESS EXCLUSIVE MODE");
+        return carryFrom;
+    }
+
+    /**
+     * Inside the swap's transaction, holding the lock: the shadow becomes the projection, the projection the
+     * previous, marked with where an undo starts carrying rows back.
+     */
+    void swap(String carryFrom) {
+        SWAP.forEach(jdbc::execute);
+        comment(PREVIOUS, MARKER + carryFrom);
+    }
+
+    /** Inside a transaction: both tables locked, the rows moved since the swap carried back, then the two exchanged. */
+    void swapBack(Duration timeout) {
+        jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
+        String carryFrom = jdbc.queryForObject(CARRY_FROM, String.class);
+        jdbc.execute("LOCK TABLE case_assignments, case_assignments_previous IN ACCESS EXCLUSIVE MODE");
+        carryForwardIntoPrevious();
+        String liveComment = jdbc.queryForObject(LIVE_COMMENT, String.class);
+        SWAP_BACK.forEach(jdbc::execute);
+        comment(LIVE, liveComment);
+        comment(PREVIOUS, MARKER + carryFrom);
+    }
+
+    /** Run once before {@link #swapBack} without the lock, so the locked pass finds little left to write. */
+    int carryForwardIntoPrevious() {
+        String marker = jdbc.queryForObject("SELECT obj_description('case_assignments_previous'::regclass, 'pg_class')",
+                String.class);
+        if (marker == null || !marker.startsWith(MARKER)) {
+            throw new IllegalStateException(PREVIOUS + " does not say when it was replaced (its comment is not the "
+                    + "rebuild's): put it back by hand if it is meant to be");
+        }
+        return jdbc.update(CARRY_FORWARD_INTO_PREVIOUS, marker.substring(MARKER.length()));
+    }
+
+    private void comment(String table, String comment) {
+        if (comment != null) {
+            jdbc.execute("COMMENT ON TABLE " + table + " IS '" + comment.replace("'", "''") + "'");
+        }
+    }
+
+    /** The lock holders of the projection, for the message of an attempt that gave up; "none" once they are gone. */
+    String lockHolders() {
+        String holders = jdbc.queryForObject(HOLDERS, String.class);
+        return holders == null ? "none any more" : holders;
+    }
+
+    void dropPrevious() {
+        jdbc.execute("DROP TABLE IF EXISTS " + PREVIOUS);
+    }
+
+    void dropShadow() {
+        jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
+    }
+
+    private static String quoteIdentifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+}

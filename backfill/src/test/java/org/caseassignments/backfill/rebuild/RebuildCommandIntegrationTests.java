@@ -1,0 +1,360 @@
+package org.caseassignments.backfill.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.awaitility.Awaitility;
+import org.caseassignments.backfill.Cli;
+import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import picocli.CommandLine;
+
+@SpringBootTest
+class RebuildCommandIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        DB.register(registry);
+        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+        registry.add("backfill.rebuild.swap-attempts", () -> "3");
+    }
+
+    @Autowired
+    CommandLine commandLine;
+
+    final JdbcTemplate jdbc = DB.jdbc();
+    final String topic = TestKafka.uniqueTopic("case.events");
+    Cli cli;
+
+    @BeforeEach
+    void clean() {
+        cli = new Cli(commandLine);
+        TestKafka.createTopics(3, topic);
+        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild");
+        jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
+    }
+
+    @Test
+    void shouldLowerInflatedRevisionsToWhatTheEventsSayAndKeepTheReplacedTable() {
+        // Given cases whose events end at revision 2, one of them stored at an inflated revision no event explains
+        UUID inflated = UUID.randomUUID();
+        UUID honest = UUID.randomUUID();
+        publish(history(inflated, 2, "georgia"), history(honest, 2, "georgia"));
+        Rows.assignment(inflated).worker("from-a-bad-snapshot").revision(41).insert(jdbc);
+        Rows.assignment(honest).worker("w-2").supervisor("s-2").revision(2).insert(jdbc);
+
+        // When
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none");
+
+        // Then the projection holds what the events say, the replaced one is kept, and the report counts the swap
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 2L)
+                .containsEntry("assigned_worker_sub", "w-2").containsEntry("jurisdiction", "georgia");
+        assertThat(row("case_assignments", honest)).containsEntry("assignment_revision", 2L);
+        assertThat(row("case_assignments_previous", inflated)).containsEntry("assignment_revision", 41L);
+        assertThat(run.out()).containsPattern("live revision higher\\s+1\\n").containsPattern("cases rebuilt\\s+2\\n")
+                .contains("longest pause, at most (ms)");
+        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none").exit())
+                .as("a second rebuild while the previous table is kept").isEqualTo(ExitCodes.COULD_NOT_START);
+    }
+
+    @Test
+    void shouldKeepAWriteTheLiveProjectorCommitsWhileTheSwapWaitsForItsLock() throws Exception {
+        // Given a history, and the projector in the middle of a transaction on the live table
+        UUID known = UUID.randomUUID();
+        publish(history(known, 3, "georgia"));
+        try (Connection projector = connection()) {
+            projector.setAutoCommit(false);
+            AssignmentWriter live = new AssignmentWriter(new JdbcTemplate(new SingleConnectionDataSource(projector, true)));
+            live.apply(List.of(AssignmentUpdate.changed(known, "w-3", "s-3", 3)));
+
+            // When the rebuild waits for the lock, an event arrives, and the projector applies and commits it
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--swap-within", "0", "--swap-lock-timeout-ms", "60000"));
+            awaitSwapWaitingForTheLock();
+            UUID arrived = UUID.randomUUID();
+            publish(List.of(CaseEvents.created(arrived).worker("w-new").jurisdiction("texas").build()));
+            live.apply(List.of(AssignmentUpdate.created(arrived, "w-new", "supervisor-1").withJurisdiction("texas")));
+            projector.commit();
+            Cli.Run run = rebuild.get(60, TimeUnit.SECONDS);
+
+            // Then the new projection holds it: the tail up to the live end was read under the lock
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(run.out()).containsPattern("events read under the lock\\s+1\\n");
+            assertThat(row("case_assignments", arrived)).containsEntry("assigned_worker_sub", "w-new")
+                    .containsEntry("jurisdiction", "texas");
+            assertThat(row("case_assignments", known)).containsEntry("assignment_revision", 3L);
+        }
+    }
+
+    @Test
+    void shouldSerializeAnApiTransactionAndStatementsQueuedBehindTheSwapAgainstOneTableEach() throws Exception {
+        // Given a case stored at an inflated revision, and a reader and a projector connection whose statements are
+        // server-side prepared (their plans name the table that is about to be renamed)
+        UUID caseId = UUID.randomUUID();
+        UUID later = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"), List.of(CaseEvents.created(later).worker("w-later").build()));
+        Rows.assignment(caseId).worker("inflated").revision(9).insert(jdbc);
+        try (Connection api = connection(); Connection reader = connection(); Connection projector = connection()) {
+            String forShare = "SELECT assigned_worker_sub, assignment_revision FROM case_assignments WHERE case_id = ? FOR SHARE";
+            PreparedStatement readerStatement = reader.prepareStatement(forShare);
+            assertThat(readForShare(readerStatement, caseId)).isEqualTo("inflated@9");
+            assertThat(readForShare(readerStatement, caseId)).isEqualTo("inflated@9");
+            AssignmentWriter projectorWriter = new AssignmentWriter(new JdbcTemplate(new SingleConnectionDataSource(projector, true)));
+            projectorWriter.apply(List.of(AssignmentUpdate.changed(caseId, "w", "s", 1)));
+            projectorWriter.apply(List.of(AssignmentUpdate.changed(caseId, "w", "s", 2)));
+
+            // When an API create holds the case FOR SHARE, the swap queues behind it, and a reader and the projector
+            // queue behind the swap
+            api.setAutoCommit(false);
+            String authorized;
+            try (PreparedStatement ps = api.prepareStatement(forShare)) {
+                authorized = readForShare(ps, caseId);
+            }
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--swap-within", "0", "--swap-lock-timeout-ms", "60000"));
+            awaitSwapWaitingForTheLock();
+            CompletableFuture<String> queuedRead = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return readForShare(readerStatement, caseId);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            CompletableFuture<Void> queuedWrite = CompletableFuture.runAsync(() ->
+                    projectorWriter.apply(List.of(AssignmentUpdate.changed(later, "w-queued", "s-queued", 1))));
+            awaitBackendsWaitingForALock(3);
+            UUID placement = UUID.randomUUID();
+            try (PreparedStatement insert = api.prepareStatement("""
+                    INSERT INTO placements (id, case_id, status, assigned_worker_sub, supervisor_sub, assignment_revision, created_by)
+                    VALUES (?, ?, 'PROPOSED', 'inflated', NULL, 9, 'caller')""")) {
+                insert.setObject(1, placement);
+                insert.setObject(2, caseId);
+                insert.executeUpdate();
+            }
+            api.commit();
+            Cli.Run run = rebuild.get(60, TimeUnit.SECONDS);
+
+            // Then the API committed against the old table it had locked, and what queued behind the swap ran against
+            // the new one: the reader sees the rebuilt row, the projector's write is in the new table only
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(authorized).isEqualTo("inflated@9");
+            assertThat(queuedRead.get(30, TimeUnit.SECONDS)).isEqualTo("w-2@2");
+            queuedWrite.get(30, TimeUnit.SECONDS);
+            assertThat(row("case_assignments", later)).containsEntry("assigned_worker_sub", "w-queued")
+                    .containsEntry("assignment_revision", 1L);
+            assertThat(row("case_assignments_previous", later)).isEmpty();
+            assertThat(jdbc.queryForObject("SELECT assignment_revision FROM placements WHERE id = ?", Long.class, placement))
+                    .isEqualTo(9L);
+        }
+    }
+
+    @Test
+    void shouldGiveUpAfterItsAttemptsAndLeaveTheLiveTableAsItWasWhenATransactionNeverLetsGo() throws Exception {
+        // Given a case stored at an inflated revision, and a transaction holding it FOR SHARE throughout
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 1, "georgia"));
+        Rows.assignment(caseId).worker("inflated").revision(12).insert(jdbc);
+        try (Connection api = connection()) {
+            api.setAutoCommit(false);
+            try (PreparedStatement ps = api.prepareStatement(
+                    "SELECT assigned_worker_sub, assignment_revision FROM case_assignments WHERE case_id = ? FOR SHARE")) {
+                assertThat(readForShare(ps, caseId)).isEqualTo("inflated@12");
+            }
+
+            // When
+            Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--swap-lock-timeout-ms", "200");
+
+            // Then each attempt gave way after its timeout, naming the holder, and nothing was swapped
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(run.err()).contains("not granted within 200 ms (attempt 1 of 3; held by: client backend RowShareLock")
+                    .contains("attempt 2 of 3").contains("the live projection is unchanged");
+            api.commit();
+        }
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 12L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
+    void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndRedoOnASecondUndo() {
+        // Given a swap that lowered an inflated row, and a case the projector moved after the swap
+        UUID inflated = UUID.randomUUID();
+        UUID movedAfter = UUID.randomUUID();
+        publish(history(inflated, 1, "georgia"), history(movedAfter, 1, "georgia"));
+        Rows.assignment(inflated).worker("inflated").revision(30).insert(jdbc);
+        Rows.assignment(movedAfter).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        jdbc.update("UPDATE case_assignments SET updated_at = now() - interval '1 day'");
+        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none").exit()).isEqualTo(ExitCodes.SUCCESS);
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(movedAfter, "w-5", "s-5", 5)));
+
+        // When
+        Cli.Run undo = cli.run("rebuild", "--undo");
+
+        // Then the previous table is the projection again, with the move the projector made after the swap
+        assertThat(undo.exit()).as(undo.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 30L);
+        assertThat(row("case_assignments", movedAfter)).containsEntry("assignment_revision", 5L)
+                .containsEntry("assigned_worker_sub", "w-5");
+        assertThat(row("case_assignments_previous", inflated)).containsEntry("assignment_revision", 1L);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM pg_indexes WHERE indexname = 'case_assignments_pkey' "
+                + "AND tablename = 'case_assignments'", Integer.class)).isOne();
+
+        Cli.Run redo = cli.run("rebuild", "--undo");
+        assertThat(redo.exit()).as(redo.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 1L);
+        assertThat(row("case_assignments", movedAfter)).containsEntry("assignment_revision", 5L);
+
+        Cli.Run drop = cli.run("rebuild", "--drop-previous");
+        assertThat(drop.exit()).as(drop.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+        assertThat(cli.run("rebuild", "--undo").exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+    }
+
+    @Test
+    void shouldReportEveryKindOfDifferenceOnADryRunAndChangeNothing() {
+        // Given one case of each kind of difference, and a placement behind its case
+        UUID higher = UUID.randomUUID();
+        UUID lower = UUID.randomUUID();
+        UUID otherPair = UUID.randomUUID();
+        UUID onlyRebuilt = UUID.randomUUID();
+        UUID onlyLive = UUID.randomUUID();
+        publish(history(higher, 2, null), history(lower, 2, null), history(otherPair, 2, null), history(onlyRebuilt, 0, null));
+        Rows.assignment(higher).worker("w-2").supervisor("s-2").revision(7).insert(jdbc);
+        Rows.assignment(lower).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        Rows.assignment(otherPair).worker("someone-else").supervisor("s-2").revision(2).insert(jdbc);
+        Rows.assignment(onlyLive).insert(jdbc);
+        Rows.placement(lower).worker("w-0").revision(0).insert(jdbc);
+        var before = jdbc.queryForList("SELECT * FROM case_assignments ORDER BY case_id");
+
+        // When
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--dry-run", "--progress", "none");
+
+        // Then
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(run.out()).containsPattern("cases only in the live table\\s+1\\n")
+                .containsPattern("cases only in the rebuilt table\\s+1\\n")
+                .containsPattern("live revision higher\\s+1\\n")
+                .containsPattern("live revision lower\\s+1\\n")
+                .containsPattern("same revision, other pair\\s+1\\n")
+                .containsPattern("placements behind\\s+1\\n")
+                .contains("live_higher " + higher).contains("only_live " + onlyLive);
+        assertThat(jdbc.queryForList("SELECT * FROM case_assignments ORDER BY case_id")).isEqualTo(before);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
+    void shouldRefuseToSwapWhenCasesOfTheLiveTableAreInNoEventUnlessAllowed() {
+        // Given a case the topics know nothing of (loaded from a snapshot, or its events expired)
+        UUID fromSnapshot = UUID.randomUUID();
+        publish(history(UUID.randomUUID(), 1, "georgia"));
+        Rows.assignment(fromSnapshot).revision(4).insert(jdbc);
+
+        // When / Then
+        Cli.Run refused = cli.run("rebuild", "--topics", topic, "--progress", "none");
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(refused.out()).contains("not swapped").contains("1 cases of the live table are in no event");
+        assertThat(row("case_assignments", fromSnapshot)).containsEntry("assignment_revision", 4L);
+
+        Cli.Run allowed = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-missing-cases");
+        assertThat(allowed.exit()).as(allowed.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", fromSnapshot)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepAJurisdictionOnlyTheLiveTableKnows() {
+        // Given a case whose events carry no jurisdiction, filled in on the live row by a snapshot
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 1, null));
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction("texas").insert(jdbc);
+
+        // When
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none");
+
+        // Then
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", caseId)).containsEntry("jurisdiction", "texas");
+    }
+
+    /** {@code case.created} then changes up to {@code revision}; worker and supervisor {@code w-N}/{@code s-N}. */
+    private static List<SpecificRecord> history(UUID caseId, long revision, String jurisdiction) {
+        List<SpecificRecord> events = new ArrayList<>();
+        events.add(CaseEvents.created(caseId).worker("w-0").supervisor("s-0").jurisdiction(jurisdiction).build());
+        for (long r = 1; r <= revision; r++) {
+            events.add(CaseEvents.changed(caseId, r).worker("w-" + r).supervisor("s-" + r).jurisdiction(jurisdiction).build());
+        }
+        return events;
+    }
+
+    @SafeVarargs
+    private void publish(List<? extends SpecificRecord>... histories) {
+        try (EventPublisher publisher = new EventPublisher()) {
+            for (List<? extends SpecificRecord> history : histories) {
+                publisher.publishInOrder(topic, history);
+            }
+        }
+    }
+
+    private Map<String, Object> row(String table, UUID caseId) {
+        List<Map<String, Object>> rows = jdbc.queryForList("SELECT case_id, assigned_worker_sub, supervisor_sub, "
+                + "assignment_revision, jurisdiction FROM " + table + " WHERE case_id = ?", caseId);
+        return rows.isEmpty() ? Map.of() : rows.get(0);
+    }
+
+    private void awaitSwapWaitingForTheLock() {
+        Awaitility.await("the swap to wait for the projection's ACCESS EXCLUSIVE lock").atMost(Duration.ofSeconds(60))
+                .until(() -> jdbc.queryForObject("""
+                        SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                         WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND NOT l.granted
+                        """, Integer.class) == 1);
+    }
+
+    private void awaitBackendsWaitingForALock(int backends) {
+        Awaitility.await(backends + " backends waiting for a lock").atMost(Duration.ofSeconds(30))
+                .until(() -> jdbc.queryForObject("""
+                        SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                        """, Integer.class) == backends);
+    }
+
+    /** A connection of its own that prepares every statement on the server from its first execution. */
+    private static Connection connection() throws Exception {
+        Connection connection = DriverManager.getConnection(DB.jdbcUrl(), DB.username(), DB.password());
+        connection.unwrap(PGConnection.class).setPrepareThreshold(1);
+        return connection;
+    }
+
+    private static String readForShare(PreparedStatement ps, UUID caseId) throws Exception {
+        ps.setObject(1, caseId);
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getString(1) + "@" + rs.getLong(2) : "none";
+        }
+    }
+}
