@@ -14,6 +14,7 @@ import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.projector.batch.PendingAssignments;
 import org.caseassignments.projector.batch.PendingEvent;

@@ -34,6 +34,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.schemas.events.CaseAssignment;
 import org.caseassignments.schemas.events.CaseAssignmentChanged;
