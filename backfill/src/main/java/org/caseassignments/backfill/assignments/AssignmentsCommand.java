@@ -118,7 +118,7 @@ class AssignmentsCommand implements Callable<Integer> {
                             new SnapshotLoad.Settings(batchSize, parallelism, dryRun, maxErrors, maxBatches, checkpointFile))
                             .run(reading, bad, from, bar);
                 }
-                new Summary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
+                new LoadSummary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
                         bar.elapsedSeconds());
                 return exitCode(result);
             }

@@ -46,7 +46,7 @@ final class SnapshotLoad {
     record Settings(int batchSize, int parallelism, boolean dryRun, long maxErrors, long maxBatches, Path checkpoint) {
     }
 
-    record Result(Stop stop, Tally tally, long lastLine, String failure, long readThisRun) {
+    record Result(Stop stop, LoadCounts tally, long lastLine, String failure, long readThisRun) {
     }
 
     /**
@@ -87,7 +87,7 @@ final class SnapshotLoad {
 
     private Result load(SnapshotSource source, RejectsFile rejects, Checkpoint from, Progress progress,
                         ExecutorService writers) {
-        Tally committed = from == null ? new Tally() : from.tally();
+        LoadCounts committed = from == null ? new LoadCounts() : from.tally();
         long readBefore = committed.read;
         long read = committed.read;
         long rejected = committed.rejected;
@@ -168,7 +168,7 @@ final class SnapshotLoad {
      *
      * @return null, or why the database refused the batch (nothing of it was applied)
      */
-    private String complete(Batch batch, Tally committed, SnapshotSource source, RejectsFile rejects) {
+    private String complete(Batch batch, LoadCounts committed, SnapshotSource source, RejectsFile rejects) {
         BatchIsolation.Isolated<SnapshotRow> result;
         try {
             result = batch.applying().get();
@@ -216,7 +216,7 @@ final class SnapshotLoad {
     }
 
     /** Lets the batches still being written finish (they commit or roll back on their own), then reports. */
-    private Result databaseFailed(BatchWindow<Batch> window, Tally committed, long committedLine, String refused,
+    private Result databaseFailed(BatchWindow<Batch> window, LoadCounts committed, long committedLine, String refused,
                                   long readBefore) {
         while (!window.isEmpty()) {
             try {
