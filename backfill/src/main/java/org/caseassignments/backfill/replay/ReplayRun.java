@@ -156,7 +156,6 @@ final class ReplayRun {
         });
     }
 
-    /** A registry outage is transient: retry with backoff rather than dead-letter a good record. */
     /** Waits out an unreachable schema registry under the projector's policy ({@link RegistryRetry}), then stops. */
     private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) {
         try {
