@@ -31,8 +31,7 @@ import org.springframework.util.backoff.FixedBackOff;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The one batch writer of the event path (projector and replay): writes a batch of accepted events, one
- * update per case, through the guarded {@link AssignmentWriter} in one transaction, and counts it.
+ * The one batch writer (projector, replay and snapshot load): writes a batch of updates, one per case, through the guarded {@link AssignmentWriter} in one transaction, and counts it.
  * <ul>
  *   <li>A transient failure (PostgreSQL down, a deadlock, a serialization failure…) is retried with the
  *       backoff it was given, reporting each failed attempt, until it commits or the caller gives up.</li>
@@ -74,6 +73,8 @@ public final class BatchWriter {
     private final BackOff backOff;
     private final BooleanSupplier giveUp;
     private final Attempts attempts;
+    /** A dry run: every transaction is rolled back after the write, so the counts are real and nothing stays. */
+    private final boolean rollBack;
 
     /**
      * @param backOff  waits between attempts after a transient failure; when it stops, the failure is thrown
@@ -82,17 +83,28 @@ public final class BatchWriter {
      */
     public BatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics, BackOff backOff,
                        BooleanSupplier giveUp, Attempts attempts) {
+        this(transaction, writer, metrics, backOff, giveUp, attempts, false);
+    }
+
+    private BatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics, BackOff backOff,
+                        BooleanSupplier giveUp, Attempts attempts, boolean rollBack) {
         this.transaction = transaction;
         this.writer = writer;
         this.metrics = metrics;
         this.backOff = backOff;
         this.giveUp = giveUp;
         this.attempts = attempts;
+        this.rollBack = rollBack;
     }
 
     /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
     public static BatchWriter once(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics) {
         return new BatchWriter(transaction, writer, metrics, new FixedBackOff(0, 0), () -> true, Attempts.IGNORED);
+    }
+
+    /** This writer, rolling every transaction back after the write (a dry run). */
+    public BatchWriter rollingBack() {
+        return new BatchWriter(transaction, writer, metrics, backOff, giveUp, attempts, true);
     }
 
     /**
@@ -136,7 +148,13 @@ public final class BatchWriter {
             long start = System.nanoTime();
             try {
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
-                        updates -> transaction.execute(status -> writer.apply(updates)));
+                        updates -> transaction.execute(status -> {
+                            ApplyResult applied = writer.apply(updates);
+                            if (rollBack) {
+                                status.setRollbackOnly();
+                            }
+                            return applied;
+                        }));
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 written(items, update, occurredAt, events, isolated, took);
                 return new Written<>(isolated.result(), isolated.refused());

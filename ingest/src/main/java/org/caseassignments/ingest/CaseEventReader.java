@@ -12,6 +12,7 @@ import org.caseassignments.schemas.jurisdiction.Jurisdictions;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.CaseIds;
 import org.caseassignments.store.StorableText;
 
 /**
@@ -79,7 +80,7 @@ public final class CaseEventReader {
         if (key == null) {
             return rejected(Rejection.INVALID_KEY, "record has no key; events are keyed by their case id (" + caseId + ")");
         }
-        UUID keyed = canonicalKey(key);
+        UUID keyed = CaseIds.parseKey(key);
         if (keyed == null) {
             return rejected(Rejection.INVALID_KEY, "key " + Rejection.quote(key) + " is not a case id in canonical form"
                     + " (36 characters, lower-case hex, hyphens at 8, 13, 18 and 23); the value's case id is " + caseId);
@@ -119,7 +120,7 @@ public final class CaseEventReader {
             return rejected(Rejection.NEGATIVE_REVISION, describe(type, eventId) + " for case " + caseId
                     + " has revision " + revision + "; revisions are >= 0");
         }
-        UUID id = caseId(caseId);
+        UUID id = CaseIds.parse(caseId);
         if (id == null) {
             return rejected(Rejection.INVALID_CASE_ID, describe(type, eventId) + ": case_id " + Rejection.quote(caseId)
                     + " is not a UUID");
@@ -146,53 +147,6 @@ public final class CaseEventReader {
 
     private static Ingested unexpected(SpecificRecord record, String expected) {
         return rejected(Rejection.UNEXPECTED_RECORD_TYPE, record.getSchema().getFullName() + " is not " + expected);
-    }
-
-    /**
-     * The case id if {@code value} is a UUID in canonical form (36 characters: hex digits of either case,
-     * hyphens at 8, 13, 18 and 23), else null; parsed in the same pass. ({@link UUID#fromString} also
-     * takes short forms such as {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.)
-     */
-    static UUID caseId(String value) {
-        return value == null || value.length() != 36 ? null : parse(null, value, false);
-    }
-
-    /**
-     * The case id if {@code key} is the UTF-8 of a UUID in canonical form with lower-case hex digits (as
-     * {@link UUID#toString()} writes it), else null. Only one spelling per case: keys that differ in case
-     * hash to different partitions.
-     */
-    static UUID canonicalKey(byte[] key) {
-        return key.length != 36 ? null : parse(key, null, true);
-    }
-
-    /** One parser for both: reads {@code bytes} when given, else {@code text}; both are 36 long. */
-    private static UUID parse(byte[] bytes, String text, boolean lowerCaseOnly) {
-        long high = 0;
-        long low = 0;
-        int digits = 0;
-        for (int i = 0; i < 36; i++) {
-            int c = bytes != null ? bytes[i] & 0xFF : text.charAt(i);
-            if (i == 8 || i == 13 || i == 18 || i == 23) {
-                if (c != '-') {
-                    return null;
-                }
-                continue;
-            }
-            int digit = c >= '0' && c <= '9' ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' && !lowerCaseOnly ? c - 'A' + 10
-                    : -1;
-            if (digit < 0) {
-                return null;
-            }
-            if (digits++ < 16) {
-                high = high << 4 | digit;
-            } else {
-                low = low << 4 | digit;
-            }
-        }
-        return new UUID(high, low);
     }
 
     private static Ingested rejected(String code, String message) {

@@ -12,7 +12,7 @@ import org.caseassignments.store.ApplyResult;
 
 /**
  * The meters of the ingest path, tagged with {@code source} (projector, replay) so both paths
- * report the same names. See the README for what each means.
+ * report the same names. See docs/projector.md (Metrics) for what each means.
  */
 public final class IngestMetrics {
 

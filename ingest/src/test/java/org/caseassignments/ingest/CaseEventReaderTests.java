@@ -2,7 +2,6 @@ package org.caseassignments.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Random;
 import java.util.UUID;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -84,26 +83,6 @@ class CaseEventReaderTests {
         assertThat(rejection(codec.encode("t", event, false)))
                 .satisfies(r -> assertThat(r.code()).isEqualTo(Rejection.INVALID_CASE_ID))
                 .satisfies(r -> assertThat(r.message()).contains("1-2-3-4-5"));
-    }
-
-    @Test
-    void shouldTakeOnlyTheCanonicalFormInEitherCaseAsACaseId() {
-        UUID id = UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
-        assertThat(CaseEventReader.caseId("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")).isEqualTo(id);
-        assertThat(CaseEventReader.caseId("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")).isEqualTo(id);
-        Random random = new Random(7);
-        for (int i = 0; i < 1_000; i++) {
-            UUID any = new UUID(random.nextLong(), random.nextLong());
-            assertThat(CaseEventReader.caseId(any.toString())).isEqualTo(any);
-        }
-
-        assertThat(CaseEventReader.caseId("+f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")).as("a sign").isNull();
-        assertThat(CaseEventReader.caseId("\u0660f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"))
-                .as("a non-ASCII digit").isNull();
-        assertThat(CaseEventReader.caseId("0f1e2d3c4-b5a-6978-8796-a5b4c3d2e1f0")).as("a hyphen out of place").isNull();
-        assertThat(CaseEventReader.caseId("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1g0")).as("not hex").isNull();
-        assertThat(CaseEventReader.caseId("{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0}")).as("braces").isNull();
-        assertThat(CaseEventReader.caseId("")).isNull();
     }
 
     @Test

@@ -13,13 +13,19 @@ final class Banner {
     private final Path tokensFile;
     private final Map<String, String> tokens;
     private final Path dataDir;
+    private final String projector;
+    private final boolean printTokens;
 
-    Banner(PrintStream out, String api, Path tokensFile, Map<String, String> tokens, Path dataDir) {
+    /** @param printTokens print the tokens themselves too (they are long); otherwise only where they are */
+    Banner(PrintStream out, String api, String projector, Path tokensFile, Map<String, String> tokens, Path dataDir,
+           boolean printTokens) {
         this.out = out;
         this.api = api;
+        this.projector = projector;
         this.tokensFile = tokensFile;
         this.tokens = tokens;
         this.dataDir = dataDir;
+        this.printTokens = printTokens;
     }
 
     void print(Duration startup) {
@@ -29,19 +35,27 @@ final class Banner {
                 ──────────────────────────────────────────────────────────────────────────────
                  case-assignments — local stack (started in %d s)
                 ──────────────────────────────────────────────────────────────────────────────
-                 API        %s
-                 OpenAPI    %s/v3/api-docs   (UI: %s/swagger-ui.html)
-                 Data       %s   (logs in %s)
+                 API          %s
+                 OpenAPI      %s/v3/api-docs   (UI: %s/swagger-ui.html)
+                 Projector    %s/actuator/health
+                 Sample case  %s, assigned to %s
+                 Data         %s   (logs in %s)
 
                  Bearer tokens (issuer %s, valid 12 h), one per role and jurisdiction:
-                """, startup.toSeconds(), api, api, api, dataDir.toAbsolutePath(), dataDir.resolve("logs"),
-                LocalTokens.ISSUER);
-        tokens.forEach((name, token) -> out.println("export " + name + "=" + token));
+                   source %s
+                 sets %s.
+                """, startup.toSeconds(), api, api, api, projector, caseId, SampleCase.WORKER,
+                dataDir.toAbsolutePath(), dataDir.resolve("logs"), LocalTokens.ISSUER, tokensFile,
+                String.join(", ", tokens.keySet()));
+        if (printTokens) {
+            out.println();
+            tokens.forEach((name, token) -> out.println("export " + name + "=" + token));
+        } else {
+            out.println(" (./run --print-tokens prints the tokens themselves here.)");
+        }
         out.printf("""
 
-                 The same exports are in %s — in a new shell: source %s
-
-                 Try it (case %s is assigned to %s):
+                 Try it, in a shell that ran the source line above:
 
                    # the case's assignment, from the projection
                    curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" %s/cases/%s/assignment
@@ -62,6 +76,6 @@ final class Banner {
 
                  Ctrl-C stops everything. Start again with the same data, or with --fresh for none.
                 ──────────────────────────────────────────────────────────────────────────────
-                """, tokensFile, tokensFile, caseId, SampleCase.WORKER, api, caseId, api, api, caseId);
+                """, api, caseId, api, api, caseId);
     }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +39,9 @@ public final class LocalStack implements Callable<Integer> {
     @Option(names = "--demo", description = "Publish a realistic stream of case events (reordered, duplicated) and show the projection converge.")
     boolean demo;
 
+    @Option(names = "--print-tokens", description = "Also print the bearer tokens themselves (they are always in <data-dir>/tokens.env).")
+    boolean printTokens;
+
     @Option(names = "--api-port", defaultValue = "8080", description = "Mutation API port (default: ${DEFAULT-VALUE}).")
     int apiPort;
 
@@ -55,6 +59,7 @@ public final class LocalStack implements Callable<Integer> {
 
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private final PrintStream out = System.out;
+    private final Instant started = Instant.now();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalStack()).execute(args));
@@ -62,7 +67,6 @@ public final class LocalStack implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Instant started = Instant.now();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stopAll();
@@ -76,21 +80,25 @@ public final class LocalStack implements Callable<Integer> {
         Path logs = dataDir.resolve("logs");
         String classpath = System.getProperty("java.class.path");
 
-        step("PostgreSQL on port " + postgresPort);
+        step("starting PostgreSQL on port " + postgresPort);
         LocalDatabase database = track(LocalDatabase.start(dataDir, postgresPort));
-        step("Kafka (KRaft) on port " + kafkaPort);
+        step("starting Kafka (KRaft) on port " + kafkaPort);
         LocalKafka kafka = track(LocalKafka.start(dataDir, kafkaPort, kafkaPort + 1, classpath));
         LocalTokens tokens = LocalTokens.loadOrCreate(dataDir);
 
-        step("projector");
+        // Both services start at once: each migrates the database at startup, and Flyway's lock lets
+        // them do so in any order (decision 1).
+        step("starting the projector and the mutation API on port " + apiPort);
         ServiceProcess projector = track(ServiceProcess.start(root, "projector",
                 projectorEnvironment(database, kafka), projectorPort, logs));
-        projector.awaitReady();
-        step("mutation API on port " + apiPort);
         ServiceProcess api = track(ServiceProcess.start(root, "mutation-api",
                 apiEnvironment(database, tokens, EtagSecret.loadOrCreate(dataDir)), apiPort, logs));
+        projector.awaitReady();
+        step("projector ready");
         api.awaitReady();
+        step("mutation API ready");
 
+        step("publishing the sample case");
         SampleCase.publish(kafka.bootstrapServers(), database);
         Map<String, String> minted = tokens.all();
         Path tokensFile = dataDir.resolve("tokens.env");
@@ -98,7 +106,8 @@ public final class LocalStack implements Callable<Integer> {
         minted.forEach((name, token) -> exports.append("export ").append(name).append('=').append(token).append('\n'));
         Files.writeString(tokensFile, exports);
 
-        new Banner(out, "http://localhost:" + apiPort, tokensFile, minted, dataDir)
+        new Banner(out, "http://localhost:" + apiPort, "http://localhost:" + projectorPort, tokensFile, minted, dataDir,
+                printTokens)
                 .print(Duration.between(started, Instant.now()));
         out.println(READY_LINE);
         out.flush();
@@ -155,8 +164,9 @@ public final class LocalStack implements Callable<Integer> {
         }
     }
 
+    /** Each line says when, since the start, the step began: where the time to ready goes. */
     private void step(String what) {
-        out.println("  starting " + what + " …");
+        out.printf(Locale.ROOT, "  %5.1f s  %s%n", Duration.between(started, Instant.now()).toMillis() / 1000.0, what);
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -66,6 +66,20 @@ class LocalStackEndToEndTests {
         if (!ready.await(5, TimeUnit.MINUTES)) {
             throw new AssertionError("The local stack never printed '" + LocalStack.READY_LINE + "'. Output:\n" + OUTPUT);
         }
+        // As the banner says: source the tokens file (the tokens themselves are printed only with --print-tokens).
+        for (String line : Files.readAllLines(ROOT.resolve("local/target/e2e-data/tokens.env"))) {
+            if (line.startsWith("export ")) {
+                String assignment = line.substring("export ".length());
+                int eq = assignment.indexOf('=');
+                TOKENS.put(assignment.substring(0, eq), assignment.substring(eq + 1));
+            }
+        }
+    }
+
+    @Test
+    void shouldPrintWhereTheTokensAreButNotTheTokensThemselves() {
+        assertThat(OUTPUT.toString()).contains("source local/target/e2e-data/tokens.env")
+                .doesNotContain("export ");
     }
 
     @AfterAll
@@ -144,11 +158,6 @@ class LocalStackEndToEndTests {
             String line;
             while ((line = lines.readLine()) != null) {
                 OUTPUT.append(line).append('\n');
-                if (line.startsWith("export ")) {
-                    String assignment = line.substring("export ".length());
-                    int eq = assignment.indexOf('=');
-                    TOKENS.put(assignment.substring(0, eq), assignment.substring(eq + 1));
-                }
                 if (line.equals(LocalStack.READY_LINE)) {
                     ready.countDown();
                 }

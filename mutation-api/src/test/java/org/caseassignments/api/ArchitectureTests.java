@@ -60,6 +60,12 @@ class ArchitectureTests {
             .should().onlyDependOnClassesThat().resideOutsideOfPackages("org.springframework.jdbc..",
                     "org.caseassignments.api.write..", "org.caseassignments.api.assignment..", "org.caseassignments.store..");
 
+    /** Decision 1: the API does not connect to Kafka; the build's enforcer rule keeps the jars off its classpath too. */
+    @ArchTest
+    static final ArchRule theApiKnowsNoKafkaNorAvro = classes()
+            .should().onlyDependOnClassesThat().resideOutsideOfPackages("org.apache.kafka..", "org.apache.avro..",
+                    "org.caseassignments.schemas..");
+
     @Test
     void shouldCatchARequestBodyThatCarriesAVersion() {
         var violating = new ClassFileImporter().importClasses(LeakyController.class, LeakyUpdateRequest.class);

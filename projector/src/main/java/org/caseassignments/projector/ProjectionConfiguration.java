@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** The ingest path both stages share: the topic catalogue, the reader, the guarded writer and the meters. */
+/** The ingest path of the stream and its database write: the topic catalogue, the reader, the guarded writer and the meters. */
 @Configuration(proxyBeanMethods = false)
 class ProjectionConfiguration {
 

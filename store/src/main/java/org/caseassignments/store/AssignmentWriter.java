@@ -148,14 +148,10 @@ public class AssignmentWriter {
     }
 
     /**
-     * The upsert reads each batch row's stored row by key ({@code LATERAL}). While the projection's
-     * statistics say it is empty (a new database, analyzed before its first rows), the planner makes that
-     * lookup a scan of the table; once concurrent batches (several stream threads, a parallel backfill)
-     * have filled it, that is a full scan per batch row: two seconds of work took up to 49 s in the
-     * projector benchmark. So seq scans are off while the upsert is planned, and on again for the entity
-     * rows, whose tables batches do not fill and where a scan of a small table can be the cheaper plan
-     * (the backfill benchmark, whose entity tables are empty, ran about 15 % slower with scans off for
-     * both statements). Two round trips per batch. Decision 8.
+     * Seq scans are off while the upsert is planned, so its per-row lookup by key never becomes a scan of
+     * the projection (statistics of an empty table), and on again for the entity rows, where a scan of a small
+     * table can be the cheaper plan. Why and what it measured: decision 8
+     * (docs/decisions/0008-batch-upsert-never-scans-the-projection.md).
      */
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
     private static final String PLANNER_DEFAULTS = "SET LOCAL enable_seqscan = on";

@@ -51,7 +51,7 @@ public final class TestDatabase {
         return new TestDatabase(name, server.urlOf(name), server.username(), server.password());
     }
 
-    /** Applies the migrations from the schemas module; returns how many were applied. */
+    /** Applies the migrations from the store module (on the caller's classpath); returns how many were applied. */
     public int migrate() {
         return Flyway.configure()
                 .dataSource(url, username, password)

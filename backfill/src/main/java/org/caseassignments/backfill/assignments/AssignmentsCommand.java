@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
@@ -13,6 +15,8 @@ import org.caseassignments.backfill.snapshot.RejectsFile;
 import org.caseassignments.backfill.snapshot.SnapshotOptions;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
+import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -86,12 +90,11 @@ class AssignmentsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final AssignmentWriter writer;
-    private final TransactionTemplate transaction;
+    private final BatchWriter writer;
 
     AssignmentsCommand(AssignmentWriter writer, PlatformTransactionManager transactions) {
-        this.writer = writer;
-        this.transaction = new TransactionTemplate(transactions);
+        this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
+                new IngestMetrics(new SimpleMeterRegistry(), "snapshot"));
     }
 
     @Override
@@ -111,11 +114,11 @@ class AssignmentsCommand implements Callable<Integer> {
                 Progress bar = progress.start(err, "rows");
                 SnapshotLoad.Result result;
                 try (ReadAheadSource reading = new ReadAheadSource(snapshot, batchSize)) {
-                    result = new SnapshotLoad(writer, transaction,
+                    result = new SnapshotLoad(writer,
                             new SnapshotLoad.Settings(batchSize, parallelism, dryRun, maxErrors, maxBatches, checkpointFile))
                             .run(reading, bad, from, bar);
                 }
-                new Summary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
+                new LoadSummary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
                         bar.elapsedSeconds());
                 return exitCode(result);
             }

@@ -26,7 +26,7 @@ import org.caseassignments.backfill.snapshot.SourceIdentity;
  * @param complete      the run reached the end of the snapshot; a new run with this file starts over
  */
 record Checkpoint(SourceIdentity source, long recordsDone, long lastLine, String rejectsFile, long rejectsBytes,
-                  long batches, Tally tally, boolean complete, String writtenAt) {
+                  long batches, LoadCounts tally, boolean complete, String writtenAt) {
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)

@@ -20,14 +20,12 @@ import org.caseassignments.backfill.snapshot.SnapshotRecord;
 import org.caseassignments.backfill.snapshot.SnapshotRow;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
-import org.caseassignments.store.ApplyResult;
-import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.TransactionException;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The load loop: read a batch of good rows (bad ones go to the rejects file), apply it through the
@@ -48,7 +46,7 @@ final class SnapshotLoad {
     record Settings(int batchSize, int parallelism, boolean dryRun, long maxErrors, long maxBatches, Path checkpoint) {
     }
 
-    record Result(Stop stop, Tally tally, long lastLine, String failure, long readThisRun) {
+    record Result(Stop stop, LoadCounts tally, long lastLine, String failure, long readThisRun) {
     }
 
     /**
@@ -60,15 +58,14 @@ final class SnapshotLoad {
                          boolean last, Future<BatchIsolation.Isolated<SnapshotRow>> applying) {
     }
 
-    private final AssignmentWriter writer;
-    private final TransactionTemplate transaction;
+    private final BatchWriter writer;
     private final Settings settings;
     /** Rows PostgreSQL refused so far, in committed batches: they count towards {@code --max-errors} too. */
     private long refusedByDatabase;
 
-    SnapshotLoad(AssignmentWriter writer, TransactionTemplate transaction, Settings settings) {
-        this.writer = writer;
-        this.transaction = transaction;
+    /** @param writer a writer that does not retry ({@link BatchWriter#once}), rolling back when the run is dry */
+    SnapshotLoad(BatchWriter writer, Settings settings) {
+        this.writer = settings.dryRun() ? writer.rollingBack() : writer;
         this.settings = settings;
     }
 
@@ -90,7 +87,7 @@ final class SnapshotLoad {
 
     private Result load(SnapshotSource source, RejectsFile rejects, Checkpoint from, Progress progress,
                         ExecutorService writers) {
-        Tally committed = from == null ? new Tally() : from.tally();
+        LoadCounts committed = from == null ? new LoadCounts() : from.tally();
         long readBefore = committed.read;
         long read = committed.read;
         long rejected = committed.rejected;
@@ -171,7 +168,7 @@ final class SnapshotLoad {
      *
      * @return null, or why the database refused the batch (nothing of it was applied)
      */
-    private String complete(Batch batch, Tally committed, SnapshotSource source, RejectsFile rejects) {
+    private String complete(Batch batch, LoadCounts committed, SnapshotSource source, RejectsFile rejects) {
         BatchIsolation.Isolated<SnapshotRow> result;
         try {
             result = batch.applying().get();
@@ -219,7 +216,7 @@ final class SnapshotLoad {
     }
 
     /** Lets the batches still being written finish (they commit or roll back on their own), then reports. */
-    private Result databaseFailed(BatchWindow<Batch> window, Tally committed, long committedLine, String refused,
+    private Result databaseFailed(BatchWindow<Batch> window, LoadCounts committed, long committedLine, String refused,
                                   long readBefore) {
         while (!window.isEmpty()) {
             try {
@@ -234,15 +231,13 @@ final class SnapshotLoad {
         return new Result(Stop.DATABASE_FAILED, committed, committedLine, refused, committed.read - readBefore);
     }
 
-    /** One transaction, or, when PostgreSQL refuses rows of the batch, one per bisected part ({@link BatchIsolation}). */
+    /**
+     * Through the projector's batch writer: one transaction, or, when PostgreSQL refuses rows of the batch, one
+     * per bisected part ({@link BatchIsolation}); a transient failure is thrown, and stops the run.
+     */
     private BatchIsolation.Isolated<SnapshotRow> apply(List<SnapshotRow> rows) {
-        return BatchIsolation.apply(rows, SnapshotRow::toUpdate, updates -> transaction.execute(status -> {
-            ApplyResult result = writer.apply(updates);
-            if (settings.dryRun()) {
-                status.setRollbackOnly();
-            }
-            return result;
-        }));
+        BatchWriter.Written<SnapshotRow> written = writer.write(rows, SnapshotRow::toUpdate, row -> null, rows.size());
+        return new BatchIsolation.Isolated<>(written.result(), written.refused());
     }
 
     private static void awaitQuietly(ExecutorService writers) {

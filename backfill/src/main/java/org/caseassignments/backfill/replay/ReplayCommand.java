@@ -21,7 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.caseassignments.backfill.ExitCodes;
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
@@ -156,10 +156,10 @@ class ReplayCommand implements Callable<Integer> {
     private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t) {
         out.println("backfill replay: reached the end offsets captured at the start — " + String.join(",", topics)
                 + ", group " + group);
-        Report.count(out, "records read", t.read());
-        Report.count(out, "applied (moved a row)", t.applied());
-        Report.count(out, "unchanged (current or older)", t.unchanged());
-        Report.count(out, "dead-lettered to " + dlq, t.deadLettered());
+        SummaryLines.count(out, "records read", t.read());
+        SummaryLines.count(out, "applied (moved a row)", t.applied());
+        SummaryLines.count(out, "unchanged (current or older)", t.unchanged());
+        SummaryLines.count(out, "dead-lettered to " + dlq, t.deadLettered());
         t.partitions().forEach(range -> out.printf(Locale.ROOT, "  %s: offsets %d → %d (end %d)%n",
                 range.partition, range.start, range.next, range.end));
         out.flush();

@@ -27,6 +27,7 @@ import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
@@ -44,7 +45,6 @@ final class ReplayRun {
     private static final Logger log = LoggerFactory.getLogger(ReplayRun.class);
     private static final Duration POLL = Duration.ofMillis(500);
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(60);
-    private static final int TRANSIENT_RETRIES = 5;
 
     record Totals(long read, long applied, long unchanged, long deadLettered, List<PartitionRange> partitions) {
     }
@@ -156,19 +156,14 @@ final class ReplayRun {
         });
     }
 
-    /** A registry outage is transient: retry with backoff rather than dead-letter a good record. */
-    private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return reader.read(record.key(), record.value());
-            } catch (EventDecodingException e) {
-                if (attempt > TRANSIENT_RETRIES) {
-                    throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
-                            + record.offset() + " after " + TRANSIENT_RETRIES + " retries: " + e.getMessage()
-                            + "; nothing from this batch on was committed, run again with --resume", e);
-                }
-                TimeUnit.SECONDS.sleep(1L << attempt);
-            }
+    /** Waits out an unreachable schema registry under the projector's policy ({@link RegistryRetry}), then stops. */
+    private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            return RegistryRetry.DEFAULT.call(() -> reader.read(record.key(), record.value()));
+        } catch (EventDecodingException e) {
+            throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + " after retrying for " + RegistryRetry.DEFAULT.giveUpAfter() + ": "
+                    + e.getMessage() + "; nothing from this batch on was committed, run again with --resume", e);
         }
     }
 

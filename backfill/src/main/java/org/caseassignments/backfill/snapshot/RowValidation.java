@@ -3,6 +3,7 @@ package org.caseassignments.backfill.snapshot;
 import java.util.UUID;
 
 import org.caseassignments.schemas.jurisdiction.Jurisdictions;
+import org.caseassignments.store.CaseIds;
 import org.caseassignments.store.StorableText;
 
 /**
@@ -29,7 +30,7 @@ final class RowValidation {
         if (caseId == null || caseId.isEmpty()) {
             return new BadRow(line, BadRow.MISSING_COLUMN, "case_id is empty", record);
         }
-        UUID id = canonicalUuid(caseId);
+        UUID id = CaseIds.parse(caseId);
         if (id == null) {
             return new BadRow(line, BadRow.INVALID_CASE_ID, "case_id '" + caseId + "' is not a UUID", record);
         }
@@ -59,19 +60,6 @@ final class RowValidation {
                     + Jurisdictions.PATTERN + ")", record);
         }
         return new SnapshotRow(line, id, emptyToNull(worker), emptyToNull(supervisor), parsed, knownJurisdiction);
-    }
-
-    /** Only the canonical 36-character form: {@link UUID#fromString} also accepts short forms such as 1-2-3-4-5. */
-    private static UUID canonicalUuid(String value) {
-        if (value.length() != 36) {
-            return null;
-        }
-        try {
-            UUID id = UUID.fromString(value);
-            return id.toString().equalsIgnoreCase(value) ? id : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     private static String emptyToNull(String value) {

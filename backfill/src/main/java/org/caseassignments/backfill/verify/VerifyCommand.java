@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.repair.EntityCopies;
@@ -109,10 +109,10 @@ class VerifyCommand implements Callable<Integer> {
                                EntityCopies.Counts copies) {
         out.println("backfill verify: " + (comparison.differences() == 0 && bad.count() == 0
                 ? "the projection agrees with the snapshot" : "differences found") + " — " + source);
-        Report.count(out, "read", read);
-        Report.count(out, "agree", comparison.agreeing());
-        comparison.counts().forEach((kind, count) -> Report.count(out, kind.label, count));
-        Report.count(out, "rejected", bad.count());
+        SummaryLines.count(out, "read", read);
+        SummaryLines.count(out, "agree", comparison.agreeing());
+        comparison.counts().forEach((kind, count) -> SummaryLines.count(out, kind.label, count));
+        SummaryLines.count(out, "rejected", bad.count());
         if (bad.count() > 0) {
             out.println("  rejected rows are listed in " + bad.path());
         }

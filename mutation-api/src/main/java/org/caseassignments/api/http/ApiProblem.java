@@ -31,9 +31,15 @@ public class ApiProblem extends RuntimeException {
                 List.of(new FieldError(field, message)));
     }
 
-    public static ApiProblem concurrentModification(String what, UUID id) {
-        return new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, "The assignment of " + what + " " + id
-                + " changed since authorization — re-read and retry");
+    /**
+     * 409 {@code CONCURRENT_MODIFICATION}: what the decision consumed changed between authorization and the
+     * row lock.
+     *
+     * @param changed the fields that differ, named in the detail; empty when {@code what} says it all
+     */
+    public static ApiProblem changedSinceAuthorization(String what, List<String> changed) {
+        return new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, what + " changed since authorization"
+                + (changed.isEmpty() ? "" : " (" + String.join(", ", changed) + ")") + " — re-read and retry");
     }
 
     public ProblemCode code() {

@@ -1,5 +1,6 @@
 package org.caseassignments.api.write;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
@@ -9,7 +10,6 @@ import org.caseassignments.api.audit.AuditAction;
 import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.Decision;
@@ -76,8 +76,7 @@ public class GuardedCreate {
                         "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
                 if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
                         || !Objects.equals(held.jurisdiction(), authorized.jurisdiction())) {
-                    throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, "The assignment of case " + caseId
-                            + " changed since authorization — re-read and retry");
+                    throw ApiProblem.changedSinceAuthorization("The assignment of case " + caseId, List.of());
                 }
                 V created = insert.apply(held);
                 audit.created(caller, decision, resourceOf.apply(held).withId(id), held.revision(), created.rowVersion());

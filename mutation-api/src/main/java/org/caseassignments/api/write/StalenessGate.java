@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.Set;
 
 import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
 
@@ -48,8 +47,7 @@ public final class StalenessGate {
                 .sorted()
                 .toList();
         if (!changed.isEmpty()) {
-            throw new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, what + " changed since authorization ("
-                    + String.join(", ", changed) + ") — re-read and retry");
+            throw ApiProblem.changedSinceAuthorization(what, changed);
         }
     }
 }

@@ -36,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Property-style fuzzing of the running application on a real PostgreSQL: generated valid, mutated
  * and hostile requests (methods, targets, headers, bodies), and for every answer: never a 5xx, every
- * 4xx a problem document with a code the README's error table lists (401 and 403 have empty bodies
+ * 4xx a problem document with a code the error table of docs/mutation-api.md lists (401 and 403 have empty bodies
  * by design), and no stack trace, SQL or constraint name in any body.
  *
  * <p>Seeded: the seed is printed on failure; rerun with {@code -Dfuzz.seed=<seed>}; the number of
@@ -116,11 +116,11 @@ class HttpFuzzIntegrationTests {
         assertThat(problem.path("request_id").asString()).as(at).isEqualTo(answer.header(RequestIds.HEADER).orElseThrow());
     }
 
-    /** Every code in the README's error table. */
+    /** Every code in the error table of the API's reference page. */
     private static Set<String> readmeCodes() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        String errors = readme.substring(readme.indexOf("### Errors"));
-        errors = errors.substring(0, errors.indexOf("\n### ", 1));
+        String readme = Files.readString(Path.of("..", "docs", "mutation-api.md"));
+        String errors = readme.substring(readme.indexOf("\n## Errors"));
+        errors = errors.substring(0, errors.indexOf("\n## ", 1));
         Set<String> codes = new TreeSet<>();
         for (String line : errors.lines().filter(line -> line.startsWith("| ")).toList()) {
             String[] cells = line.split("\\|");

@@ -15,7 +15,7 @@ import org.caseassignments.store.BatchReduction;
 
 /**
  * A task's accepted events not yet in PostgreSQL, reduced to one per case by {@link BatchReduction}'s rule
- * (the higher revision; at an equal one the first event stays) in a {@link CaseTable}, each with the record
+ * (the higher revision; at an equal one the first event stays) in a {@link NewestPerCase}, each with the record
  * it came in. Held in memory only: after a crash the uncommitted input is read again, and the guard makes
  * applying it a second time harmless.
  *
@@ -42,14 +42,15 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         List<BatchIsolation.Refused<PendingEvent>> apply(List<PendingEvent> pending, int events);
     }
 
-    public static final String NAME = "pending-assignments";
+    /** Says in the topology's description what the store stands for: the step that writes PostgreSQL. */
+    public static final String NAME = "pending-assignments-written-to-postgresql-before-each-commit";
 
     /** When this stream thread last finished writing a batch (any of its tasks'), in epoch milliseconds. */
     private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
 
     private final Flusher flusher;
     private final UncommittedWork work;
-    private final CaseTable<PendingEvent> byCase;
+    private final NewestPerCase<PendingEvent> byCase;
     private Consumer<List<BatchIsolation.Refused<PendingEvent>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
@@ -58,7 +59,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     PendingAssignments(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
         this.flusher = flusher;
         this.work = work;
-        this.byCase = new CaseTable<>(PendingEvent::update, (kept, dropped) -> conflicts.dropped(dropped.update()));
+        this.byCase = new NewestPerCase<>(PendingEvent::update, (kept, dropped) -> conflicts.dropped(dropped.update()));
     }
 
     /**

@@ -14,15 +14,16 @@ import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.projector.batch.PendingAssignments;
 import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.CommitPacer;
 import org.caseassignments.store.BatchIsolation;
 
 /**
  * Decodes and validates one input record, key included. An accepted event goes to the task's
- * {@link ProjectionWriter} straight away, and on (keyed by its case id) only when the projection is
+ * {@link CommitPacer} straight away, and on (keyed by its case id) only when the projection is
  * published; a rejected record goes on with its original key and value and the {@code dlq.*} headers saying
  * why and where from, cut to the topics' size limit if it no longer fits, and is counted ({@link DeadLetterLog}
  * logs it once it is written). Handing accepted events to the writer here rather than through further
@@ -33,13 +34,13 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry retry;
-    private final ProjectionWriter writer;
+    private final CommitPacer writer;
     private final boolean forwardUpdates;
     private final int maxMessageBytes;
     private ProcessorContext<String, Decoded> context;
     private ProcessorNode<?, ?, ?, ?> node;
 
-    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, ProjectionWriter writer,
+    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, CommitPacer writer,
                     boolean forwardUpdates, int maxMessageBytes) {
         this.reader = reader;
         this.metrics = metrics;

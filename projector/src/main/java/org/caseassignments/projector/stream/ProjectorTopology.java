@@ -1,19 +1,24 @@
 package org.caseassignments.projector.stream;
 
+import java.util.List;
+import java.util.Map;
+
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
-import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.projector.batch.PendingAssignments;
-import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.CommitPacer;
 import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
@@ -26,6 +31,9 @@ final class ProjectorTopology {
 
     /** Highest revision seen per case id, for the published projection. Changelogged, so it survives a restart. */
     static final String REVISIONS_STORE = "case-revisions";
+    /** The branches a decoded record takes, by kind. */
+    static final String DEAD_LETTER = "dead-letter";
+    static final String UPDATE = "update";
 
     private final CaseTopics topics;
     private final CaseEventReader reader;
@@ -33,19 +41,19 @@ final class ProjectorTopology {
     private final RegistryRetry registryRetry;
     private final PendingAssignments.Flusher flusher;
     private final UncommittedWork work;
-    private final ProjectionWriter.Pacing pacing;
-    private final ProjectionWriter.Backlog backlog;
+    private final CommitPacer.Pacing pacing;
+    private final CommitPacer.Backlog backlog;
     private final boolean publishAssignments;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, ProjectionWriter.Pacing pacing,
-                      ProjectionWriter.Backlog backlog, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, CommitPacer.Pacing pacing,
+                      CommitPacer.Backlog backlog, boolean publishAssignments) {
         this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, work, pacing, backlog, publishAssignments);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, ProjectionWriter.Pacing pacing,
-                      ProjectionWriter.Backlog backlog, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, CommitPacer.Pacing pacing,
+                      CommitPacer.Backlog backlog, boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
@@ -62,31 +70,38 @@ final class ProjectorTopology {
         KStream<byte[], byte[]> events = builder.stream(topics.eventTopicNames(),
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("case-events"));
 
-        // 2. Decode and validate. An accepted event goes into the task's pending batch, written to
-        //    PostgreSQL before each commit; only dead letters (also those of events PostgreSQL refused,
-        //    forwarded when the batch is written) and, when published, updates re-keyed by their case id
-        //    (which the producer's key already is) go further down the topology.
+        // 2. Decode and validate. An accepted event goes into the task's pending batch, the store named
+        //    for the step it stands for: written to PostgreSQL before each commit. Only dead letters (also
+        //    those of events PostgreSQL refused, forwarded when the batch is written) and, when published,
+        //    updates re-keyed by their case id (which the producer's key already is) go further down.
         builder.addStateStore(PendingAssignments.builder(flusher, work,
                 dropped -> BatchWriter.conflict(metrics, dropped, "batch")));
         KStream<String, Decoded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
-                new ProjectionWriter(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
+                new CommitPacer(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
                 PendingAssignments.NAME);
 
-        // 3. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers
+        // 3. Each decoded record takes the named branch of its kind.
+        Map<String, KStream<String, Decoded>> routes = decoded.split(Named.as("route-"))
+                .branch((none, value) -> value instanceof Decoded.DeadLetter, Branched.as(DEAD_LETTER))
+                .branch((none, value) -> value instanceof Decoded.Update, Branched.as(UPDATE))
+                .noDefaultBranch();
+
+        // 4. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers
         //    (cut to the size limit when they no longer fit together).
-        decoded.filter((none, value) -> value instanceof Decoded.DeadLetter, Named.as("route-dead-letter"))
-                .map((none, value) -> KeyValue.pair(((Decoded.DeadLetter) value).key(),
-                        ((Decoded.DeadLetter) value).value()), Named.as("original-record"))
+        routes.get("route-" + DEAD_LETTER)
+                .flatMap((none, value) -> value instanceof Decoded.DeadLetter letter
+                        ? List.of(KeyValue.pair(letter.key(), letter.value())) : List.of(), Named.as("original-record"))
                 .to(topics.deadLetter().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName("dead-letters"));
 
-        // 4. Optionally, only a revision higher than any seen for the case goes on, as the projection's own record.
+        // 5. Optionally, only a revision higher than any seen for the case goes on, as the projection's own record.
         if (publishAssignments) {
             builder.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(REVISIONS_STORE), Serdes.String(), Serdes.Long()));
             Topic<String, SpecificRecord> assignments = topics.assignments();
-            decoded.filter((caseId, value) -> value instanceof Decoded.Update, Named.as("route-update"))
-                    .mapValues(value -> ((Decoded.Update) value).update(), Named.as("update"))
+            routes.get("route-" + UPDATE)
+                    .flatMapValues(value -> value instanceof Decoded.Update update ? List.of(update.update()) : List.of(),
+                            Named.as("update"))
                     .process(() -> new MonotonicFilter(metrics), Named.as("monotonic-filter"), REVISIONS_STORE)
                     .to(assignments.name(), Produced.with(assignments.keySerde(), assignments.valueSerde())
                             .withName("case-assignments"));

@@ -34,6 +34,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.schemas.events.CaseAssignment;
 import org.caseassignments.schemas.events.CaseAssignmentChanged;
@@ -44,7 +45,7 @@ import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.ProjectionWriter;
+import org.caseassignments.projector.batch.CommitPacer;
 import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
@@ -75,8 +76,8 @@ class ProjectorTopologyTests {
     @TempDir
     Path stateDir;
 
-    private static final ProjectionWriter.Pacing PACING =
-            new ProjectionWriter.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000);
+    private static final CommitPacer.Pacing PACING =
+            new CommitPacer.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000);
 
     /** What the PostgreSQL stage was given, one list per flush. */
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
@@ -106,7 +107,7 @@ class ProjectorTopologyTests {
                 BundledSchemas.withWriterSchemas(List.of(WITHOUT_REVISION))));
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, reader, new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-tests");
@@ -275,7 +276,7 @@ class ProjectorTopologyTests {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
                 new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)),
-                this::flush, work, PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
@@ -332,13 +333,25 @@ class ProjectorTopologyTests {
     void shouldNeedNoRepartitionTopicSoEachCaseStaysOnItsInputPartition() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, ProjectionWriter.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
                 .addTo(builder);
 
         var description = builder.build().describe();
 
         assertThat(description.subtopologies()).hasSize(1);
         assertThat(description.toString()).doesNotContain("repartition");
+    }
+
+    @Test
+    void shouldShowTheDatabaseWriteAndTheRoutesInItsDescription() {
+        StreamsBuilder builder = new StreamsBuilder();
+        new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
+                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
+                .addTo(builder);
+
+        String description = builder.build().describe().toString();
+
+        assertThat(description).contains("written-to-postgresql-before-each-commit", "route-dead-letter", "route-update");
     }
 
     private void send(TestInputTopic<byte[], byte[]> topic, SpecificRecord event) {

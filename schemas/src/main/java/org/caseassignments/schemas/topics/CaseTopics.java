@@ -67,11 +67,6 @@ public record CaseTopics(List<Topic<String, SpecificRecord>> events,
         return of(eventTopics, assignmentsTopic, deadLetterTopic, serdeConfig, Integer.parseInt(DEFAULT_MAX_MESSAGE_BYTES));
     }
 
-    /** The default names with single-object encoding. */
-    public static CaseTopics defaults() {
-        return of(List.of(DEFAULT_EVENTS), DEFAULT_ASSIGNMENTS, DEFAULT_DEAD_LETTER, Map.of());
-    }
-
     public List<String> eventTopicNames() {
         return events.stream().map(Topic::name).toList();
     }

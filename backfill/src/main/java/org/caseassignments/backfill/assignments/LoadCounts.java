@@ -9,7 +9,7 @@ import org.caseassignments.store.Outcome;
  * The counts of a run; kept in the checkpoint, so a resumed run reports the whole run.
  * {@code read = inserted + advanced + converged + unchanged + skippedOlder + superseded + rejected}.
  */
-final class Tally {
+final class LoadCounts {
 
     long read;
     long inserted;

@@ -12,7 +12,7 @@ import org.caseassignments.store.BatchReduction;
 import org.junit.jupiter.api.Test;
 
 /** The pending table keeps exactly what the one reduction rule keeps, however many cases and collisions. */
-class CaseTableTests {
+class NewestPerCaseTests {
 
     @Test
     void shouldKeepWhatTheBatchReductionKeepsWhileGrowingPastManyCollisions() {
@@ -24,7 +24,7 @@ class CaseTableTests {
                 cases.add(i % 2 == 0 ? new UUID(random.nextLong(), random.nextLong()) : new UUID(42, i));
             }
             List<AssignmentUpdate> events = new ArrayList<>();
-            CaseTable<AssignmentUpdate> table = table();
+            NewestPerCase<AssignmentUpdate> table = table();
             for (int i = 0; i < 40_000; i++) {
                 AssignmentUpdate update = AssignmentUpdate.changed(cases.get(random.nextInt(cases.size())),
                         "w-" + i, "s", random.nextInt(6));
@@ -42,7 +42,7 @@ class CaseTableTests {
     void shouldKeepTheFirstOfTwoEventsAtTheSameRevisionReportTheConflictAndNeverKeepALowerOne() {
         UUID caseId = UUID.randomUUID();
         List<AssignmentUpdate> conflicts = new ArrayList<>();
-        CaseTable<AssignmentUpdate> table = new CaseTable<>(u -> u, (kept, dropped) -> conflicts.add(dropped));
+        NewestPerCase<AssignmentUpdate> table = new NewestPerCase<>(u -> u, (kept, dropped) -> conflicts.add(dropped));
         table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
         table.add(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
         table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
@@ -55,7 +55,7 @@ class CaseTableTests {
 
     @Test
     void shouldKeepEveryCaseAfterShrinkingBackFromALargeBatch() {
-        CaseTable<AssignmentUpdate> table = table();
+        NewestPerCase<AssignmentUpdate> table = table();
         for (int i = 0; i < 20_000; i++) {
             table.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
         }
@@ -73,7 +73,7 @@ class CaseTableTests {
 
     @Test
     void shouldBeEmptyAfterClearAndTakeTheSameCasesAgain() {
-        CaseTable<AssignmentUpdate> table = table();
+        NewestPerCase<AssignmentUpdate> table = table();
         List<UUID> cases = new ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
             cases.add(UUID.randomUUID());
@@ -89,7 +89,7 @@ class CaseTableTests {
         assertThat(table.values()).allSatisfy(update -> assertThat(update.revision()).isEqualTo(1));
     }
 
-    private static CaseTable<AssignmentUpdate> table() {
-        return new CaseTable<>(u -> u, (kept, dropped) -> { });
+    private static NewestPerCase<AssignmentUpdate> table() {
+        return new NewestPerCase<>(u -> u, (kept, dropped) -> { });
     }
 }

@@ -4,9 +4,9 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /** The one layout of a summary's counted lines, so every subcommand's summary reads and parses alike. */
-public final class Report {
+public final class SummaryLines {
 
-    private Report() {
+    private SummaryLines() {
     }
 
     /** {@code "  label                 1,234"}. */

@@ -13,15 +13,13 @@ import org.caseassignments.store.BatchReduction;
 /**
  * The pending item of each case, reduced by {@link BatchReduction}'s rule (the higher revision wins; at an
  * equal revision the first event stays): an open-addressing table (linear probing) that keeps each slot's
- * case id and revision next to each other in one {@code long[]}. In a backlog every case changes before any
- * changes again, so the pending entry an event meets is never in the CPU cache: here deciding it costs one
- * memory access, where a {@code HashMap<UUID, AssignmentUpdate>} costs four (bucket, node, key, value).
- * That map was a quarter of the stream threads' time in the projector benchmark. No library map takes a
- * 128-bit key inline. One per task, used by its stream thread only.
+ * case id and revision next to each other in one {@code long[]}, so deciding an event costs one memory
+ * access where a {@code HashMap<UUID, AssignmentUpdate>} costs four; no library map takes a 128-bit key
+ * inline. What it measured: BENCHMARKS.md, Projector. One per task, used by its stream thread only.
  *
  * @param <T> what is kept per case: an update, or an update with the record it came in
  */
-final class CaseTable<T> {
+final class NewestPerCase<T> {
 
     /** Longs per slot: the case id's two halves, then the revision plus one (0 marks an empty slot). */
     private static final int STRIDE = 3;
@@ -38,7 +36,7 @@ final class CaseTable<T> {
      * @param conflicts told (kept, dropped) when an item meets its case's kept item at the same revision
      *                  with another assignment ({@link BatchReduction#conflicting})
      */
-    CaseTable(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts) {
+    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts) {
         this.updateOf = updateOf;
         this.conflicts = conflicts;
         allocate(MIN_CAPACITY);

@@ -1,27 +1,27 @@
-package org.caseassignments.projector.stream;
+package org.caseassignments.ingest;
 
 import java.time.Duration;
 import java.util.function.Supplier;
 
-import org.caseassignments.ingest.Ingested;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Retries a read while the schema registry is unreachable (the one transient decode failure),
- * with exponential backoff, for at most {@code giveUpAfter}; then the failure propagates, the stream
- * thread is replaced, and it re-reads from its last commit. A good record is never dead-lettered
- * because the registry was down. The bound keeps the stream thread well inside its poll interval.
+ * The one retry policy for an unreachable schema registry (the one transient decode failure), used by
+ * the projector and the replay: exponential backoff for at most {@code giveUpAfter}, then the failure
+ * propagates (the projector's stream thread is replaced and re-reads from its last commit; a replay
+ * stops, to be resumed). A good record is never dead-lettered because the registry was down. The bound
+ * keeps the projector's stream thread well inside its poll interval.
  */
-record RegistryRetry(Duration initialBackoff, Duration maxBackoff, Duration giveUpAfter) {
+public record RegistryRetry(Duration initialBackoff, Duration maxBackoff, Duration giveUpAfter) {
 
     private static final Logger log = LoggerFactory.getLogger(RegistryRetry.class);
 
-    static final RegistryRetry DEFAULT = new RegistryRetry(Duration.ofMillis(100), Duration.ofSeconds(5),
+    public static final RegistryRetry DEFAULT = new RegistryRetry(Duration.ofMillis(100), Duration.ofSeconds(5),
             Duration.ofMinutes(1));
 
-    Ingested call(Supplier<Ingested> read) {
+    public Ingested call(Supplier<Ingested> read) {
         long deadline = System.nanoTime() + giveUpAfter.toNanos();
         long backoff = initialBackoff.toMillis();
         while (true) {

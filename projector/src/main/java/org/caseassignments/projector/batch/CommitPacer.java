@@ -24,7 +24,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  *       and it asks for a commit as soon as {@code maxPendingCases} cases are pending.</li>
  * </ul>
  */
-public final class ProjectionWriter {
+public final class CommitPacer {
 
     /** When to ask for a commit; see the class comment. */
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases) {
@@ -52,7 +52,7 @@ public final class ProjectionWriter {
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
 
-    public ProjectionWriter(Pacing pacing, Backlog backlog) {
+    public CommitPacer(Pacing pacing, Backlog backlog) {
         this.pacing = pacing;
         this.backlog = backlog;
     }

@@ -4,34 +4,34 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.snapshot.RejectsFile;
 
 /** The final report of an {@code assignments} run. */
-final class Summary {
+final class LoadSummary {
 
     private final PrintWriter out;
     private final PrintWriter err;
 
-    Summary(PrintWriter out, PrintWriter err) {
+    LoadSummary(PrintWriter out, PrintWriter err) {
         this.out = out;
         this.err = err;
     }
 
     void print(String source, SnapshotLoad.Result result, RejectsFile rejects, boolean dryRun, Path checkpoint,
                double seconds) {
-        Tally t = result.tally();
+        LoadCounts t = result.tally();
         out.println((dryRun ? "dry run (nothing was written; a run now would do this): " : "backfill assignments: ")
                 + headline(result) + " — " + source);
-        Report.count(out, "read", t.read);
-        Report.count(out, "inserted", t.inserted);
-        Report.count(out, "advanced", t.advanced);
-        Report.count(out, "converged at equal revision", t.converged);
-        Report.count(out, "unchanged", t.unchanged);
-        Report.count(out, "skipped as older", t.skippedOlder);
-        Report.count(out, "superseded within a batch", t.superseded);
-        Report.count(out, "rejected", t.rejected);
-        Report.count(out, "placement/kinship rows updated", t.entityRowsUpdated);
+        SummaryLines.count(out, "read", t.read);
+        SummaryLines.count(out, "inserted", t.inserted);
+        SummaryLines.count(out, "advanced", t.advanced);
+        SummaryLines.count(out, "converged at equal revision", t.converged);
+        SummaryLines.count(out, "unchanged", t.unchanged);
+        SummaryLines.count(out, "skipped as older", t.skippedOlder);
+        SummaryLines.count(out, "superseded within a batch", t.superseded);
+        SummaryLines.count(out, "rejected", t.rejected);
+        SummaryLines.count(out, "placement/kinship rows updated", t.entityRowsUpdated);
         if (t.rejected > 0) {
             out.println("  rejected rows are listed in " + rejects.path());
         }

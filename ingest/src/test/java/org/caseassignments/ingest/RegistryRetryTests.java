@@ -1,4 +1,4 @@
-package org.caseassignments.projector.stream;
+package org.caseassignments.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.schemas.serde.EventDecodingException;

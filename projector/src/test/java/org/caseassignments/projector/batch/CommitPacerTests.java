@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** When a task asks to commit, which flushes its pending cases into PostgreSQL, and what the flush gets. */
-class ProjectionWriterTests {
+class CommitPacerTests {
 
     /** Ahead of the real clock, so no batch written earlier on this thread counts as recent. */
     private static final long NOW = System.currentTimeMillis() + 3_600_000L;
@@ -30,7 +30,7 @@ class ProjectionWriterTests {
     private boolean fetched;
     private MockProcessorContext<Void, Void> context;
     private PendingAssignments pending;
-    private ProjectionWriter writer;
+    private CommitPacer writer;
 
     @BeforeEach
     void init() {
@@ -45,7 +45,7 @@ class ProjectionWriterTests {
             return List.of();
         });
         context.addStateStore(pending);
-        writer = new ProjectionWriter(new ProjectionWriter.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3),
+        writer = new CommitPacer(new CommitPacer.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3),
                 partition -> {
                     askedPartitions.add(partition);
                     return fetched;
