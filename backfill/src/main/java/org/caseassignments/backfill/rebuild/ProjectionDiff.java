@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -54,7 +54,7 @@ final class ProjectionDiff {
         }
 
         void print(PrintWriter out, int sample) {
-            KINDS.forEach((kind, label) -> Report.count(out, label, counts.get(kind)));
+            KINDS.forEach((kind, label) -> SummaryLines.count(out, label, counts.get(kind)));
             if (sample > 0) {
                 samples.forEach(s -> out.printf(Locale.ROOT, "    %s %s: live revision %s (%s), rebuilt %s (%s)%n",
                         s.kind(), s.caseId(), s.liveRevision(), s.liveWorker(), s.rebuiltRevision(), s.rebuiltWorker()));

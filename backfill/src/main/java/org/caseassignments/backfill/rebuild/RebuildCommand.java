@@ -18,7 +18,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.backfill.ExitCodes;
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.repair.EntityCopies;
@@ -268,19 +268,19 @@ public class RebuildCommand implements Callable<Integer> {
         printTotals(out, totals);
         out.println("  differences from the live table before the swap:");
         differences.print(out, sample);
-        Report.count(out, "events read under the lock", timing.tail());
-        Report.count(out, "lock attempts", timing.attempts());
-        Report.count(out, "lock wait (ms)", timing.waited().toMillis());
-        Report.count(out, "lock held (ms)", timing.held().toMillis());
-        Report.count(out, "longest pause, at most (ms)", timing.longestPause().toMillis());
+        SummaryLines.count(out, "events read under the lock", timing.tail());
+        SummaryLines.count(out, "lock attempts", timing.attempts());
+        SummaryLines.count(out, "lock wait (ms)", timing.waited().toMillis());
+        SummaryLines.count(out, "lock held (ms)", timing.held().toMillis());
+        SummaryLines.count(out, "longest pause, at most (ms)", timing.longestPause().toMillis());
         out.println("  placement and kinship copies follow the new rows from their next event; "
                 + "run `backfill repair` to bring them along now");
     }
 
     private static void printTotals(PrintWriter out, ShadowBuild.Totals totals) {
-        Report.count(out, "events read", totals.read());
-        Report.count(out, "cases rebuilt", totals.cases());
-        Report.count(out, "passed over (dead-lettered)", totals.passedOver());
+        SummaryLines.count(out, "events read", totals.read());
+        SummaryLines.count(out, "cases rebuilt", totals.cases());
+        SummaryLines.count(out, "passed over (dead-lettered)", totals.passedOver());
     }
 
     private long swapWithin() {

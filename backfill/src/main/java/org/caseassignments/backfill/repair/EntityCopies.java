@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.UUID;
 
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -55,12 +55,12 @@ public final class EntityCopies {
 
         public void print(PrintWriter out) {
             out.println("  placement and kinship copies that differ from their case's projection row:");
-            Report.count(out, "placements behind", placements[0]);
-            Report.count(out, "placements, same revision, other pair", placements[1]);
-            Report.count(out, "placements ahead (never lowered)", placements[2]);
-            Report.count(out, "kinship options behind", kinship[0]);
-            Report.count(out, "kinship, same revision, other pair", kinship[1]);
-            Report.count(out, "kinship options ahead (never lowered)", kinship[2]);
+            SummaryLines.count(out, "placements behind", placements[0]);
+            SummaryLines.count(out, "placements, same revision, other pair", placements[1]);
+            SummaryLines.count(out, "placements ahead (never lowered)", placements[2]);
+            SummaryLines.count(out, "kinship options behind", kinship[0]);
+            SummaryLines.count(out, "kinship, same revision, other pair", kinship[1]);
+            SummaryLines.count(out, "kinship options ahead (never lowered)", kinship[2]);
         }
     }
 

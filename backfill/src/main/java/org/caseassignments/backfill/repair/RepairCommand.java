@@ -6,7 +6,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
-import org.caseassignments.backfill.Report;
+import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.store.AssignmentWriter;
@@ -73,9 +73,9 @@ class RepairCommand implements Callable<Integer> {
             long[] repaired = repair(copies, progress.start(err, "cases"), before.repairable());
             EntityCopies.Counts after = copies.count();
             out.println("backfill repair: finished");
-            Report.count(out, "cases visited", repaired[0]);
-            Report.count(out, "placements repaired", repaired[1]);
-            Report.count(out, "kinship options repaired", repaired[2]);
+            SummaryLines.count(out, "cases visited", repaired[0]);
+            SummaryLines.count(out, "placements repaired", repaired[1]);
+            SummaryLines.count(out, "kinship options repaired", repaired[2]);
             after.print(out);
             return after.differing() == 0 ? ExitCodes.SUCCESS : ExitCodes.FINISHED_WITH_REJECTS;
         } catch (DataAccessException e) {
