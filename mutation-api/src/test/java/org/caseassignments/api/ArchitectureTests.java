@@ -2,6 +2,7 @@ package org.caseassignments.api;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,6 +54,12 @@ class ArchitectureTests {
     static final ArchRule featuresDoNotDependOnEachOther = slices()
             .matching("org.caseassignments.api.(placement|kinship|fosterhome)..")
             .should().notDependOnEachOther();
+
+    /** Every package raises problems; the problem documents know nothing of the HTTP conventions that raise them. */
+    @ArchTest
+    static final ArchRule problemsKnowNothingOfTheHttpConventions = noClasses()
+            .that().resideInAPackage("org.caseassignments.api.problem..")
+            .should().dependOnClassesThat().resideInAPackage("org.caseassignments.api.http..");
 
     @ArchTest
     static final ArchRule thePolicyKnowsNothingOfStorage = classes()

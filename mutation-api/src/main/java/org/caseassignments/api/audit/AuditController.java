@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.audit.AuditRecords.AuditQuery;
-import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;

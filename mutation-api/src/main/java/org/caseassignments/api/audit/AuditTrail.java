@@ -3,13 +3,13 @@ package org.caseassignments.api.audit;
 import java.time.Clock;
 import java.util.UUID;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
-import org.caseassignments.api.http.RequestIds;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.slf4j.MDC;
 import org.springframework.stereotype.Component;

@@ -6,8 +6,8 @@ import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;

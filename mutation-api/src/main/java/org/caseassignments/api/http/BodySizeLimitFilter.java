@@ -13,21 +13,15 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import org.caseassignments.api.problem.BodyTooLarge;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Caps request bodies. The stream fails with {@link BodyTooLarge} on the first read when the declared
  * length is over the limit, and as soon as a chunked body passes it; the message converter's failure
- * then becomes a 413 problem document in {@link ErrorHandling}, like every other error.
+ * then becomes a 413 problem document, like every other error.
  */
 final class BodySizeLimitFilter extends OncePerRequestFilter {
-
-    /** Raised from the body stream; an {@link IOException} because that is what a stream may throw. */
-    static final class BodyTooLarge extends IOException {
-        BodyTooLarge(long limit) {
-            super("request body exceeds " + limit + " bytes");
-        }
-    }
 
     private final long limit;
 

@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
+
 /**
  * A parsed {@code If-Match} precondition (RFC 9110 §13.1.1): a non-empty list of entity tags. The
  * wildcard is refused (428) because it names no version; honouring it would be last-write-wins in

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.FieldError;
+import org.caseassignments.api.problem.ProblemCode;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 

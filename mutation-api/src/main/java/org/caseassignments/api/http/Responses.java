@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.Collections;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.caseassignments.api.problem.ApiProblem;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 

@@ -12,14 +12,14 @@ import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.FieldError;
-import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Claim;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Recorded;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.FieldError;
+import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.security.Caller;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.ResponseEntity;

@@ -3,9 +3,9 @@ package org.caseassignments.api.kinship;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.write.UpdateSteps;
 
 /**

@@ -6,7 +6,6 @@ import java.util.UUID;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
-import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.Patch;
@@ -16,6 +15,7 @@ import org.caseassignments.api.idempotency.Idempotency;
 import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedCreate;
 import org.caseassignments.api.write.GuardedUpdate;

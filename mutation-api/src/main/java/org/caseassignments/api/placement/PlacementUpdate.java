@@ -3,8 +3,8 @@ package org.caseassignments.api.placement;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.write.Transitions;
 import org.caseassignments.api.write.UpdateSteps;
 

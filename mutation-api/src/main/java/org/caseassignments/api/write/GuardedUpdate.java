@@ -4,7 +4,6 @@ import java.util.Set;
 
 import org.caseassignments.api.audit.AuditAction;
 import org.caseassignments.api.audit.AuditTrail;
-import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.policy.PolicyDenied;
@@ -12,6 +11,7 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
+import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;

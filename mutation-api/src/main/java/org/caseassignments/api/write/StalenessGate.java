@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
-import org.caseassignments.api.http.ApiProblem;
 import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.problem.ApiProblem;
 
 /**
  * The comparison that replaces re-running the policy under a row lock (ADR-060 D5): every resource

@@ -2,8 +2,8 @@ package org.caseassignments.api.write;
 
 import java.util.Set;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 
 /** State-machine checks: staying in the same state is no transition; any other move must be listed. */
 public final class Transitions {

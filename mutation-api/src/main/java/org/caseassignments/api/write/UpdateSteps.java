@@ -2,9 +2,9 @@ package org.caseassignments.api.write;
 
 import java.util.Optional;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 
 /**
  * What one resource contributes to {@link GuardedUpdate}: how to read it, how the policy sees it,

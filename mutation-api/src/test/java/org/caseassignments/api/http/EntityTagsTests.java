@@ -12,6 +12,8 @@ import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 import org.junit.jupiter.api.Test;
 
 class EntityTagsTests {

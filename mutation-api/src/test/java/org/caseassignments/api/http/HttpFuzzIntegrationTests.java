@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.TestApplication;

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import org.caseassignments.api.http.ApiProblem;
-import org.caseassignments.api.http.ProblemCode;
 import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
 import org.junit.jupiter.api.Test;
 
 /** The in-memory comparison of the update path: the compared fields, and only those, must be equal. */

@@ -1,4 +1,4 @@
-package org.caseassignments.api.http;
+package org.caseassignments.api.problem;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -8,6 +8,7 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.caseassignments.api.policy.PolicyDenied;
+import org.caseassignments.api.requestid.RequestIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -73,9 +74,9 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e, HttpHeaders headers,
                                                                   HttpStatusCode status, WebRequest request) {
         String path = path(request);
-        if (causedBy(e, BodySizeLimitFilter.BodyTooLarge.class) != null) {
+        if (causedBy(e, BodyTooLarge.class) != null) {
             return respond(ProblemCode.PAYLOAD_TOO_LARGE, "The request body is larger than this service accepts ("
-                    + causedBy(e, BodySizeLimitFilter.BodyTooLarge.class).getMessage() + ")", List.of(), path);
+                    + causedBy(e, BodyTooLarge.class).getMessage() + ")", List.of(), path);
         }
         UnrecognizedPropertyException unknown = causedBy(e, UnrecognizedPropertyException.class);
         if (unknown != null) {

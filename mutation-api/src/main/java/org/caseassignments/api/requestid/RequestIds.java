@@ -1,4 +1,4 @@
-package org.caseassignments.api.http;
+package org.caseassignments.api.requestid;
 
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -24,7 +24,7 @@ public final class RequestIds {
     }
 
     /** The request's id, assigned (and echoed on the response) on first use. */
-    static String of(HttpServletRequest request, HttpServletResponse response) {
+    public static String of(HttpServletRequest request, HttpServletResponse response) {
         Object known = request.getAttribute(ATTRIBUTE);
         String id = known instanceof String assigned ? assigned : accept(request.getHeader(HEADER));
         request.setAttribute(ATTRIBUTE, id);

@@ -1,4 +1,4 @@
-package org.caseassignments.api.http;
+package org.caseassignments.api.problem;
 
 /**
  * One rejected field of a {@code VALIDATION_FAILED} problem.

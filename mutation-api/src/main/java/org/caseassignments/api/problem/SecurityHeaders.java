@@ -1,4 +1,4 @@
-package org.caseassignments.api.http;
+package org.caseassignments.api.problem;
 
 import java.util.Map;
 

@@ -1,9 +1,10 @@
-package org.caseassignments.api.http;
+package org.caseassignments.api.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;

@@ -1,4 +1,4 @@
-package org.caseassignments.api.http;
+package org.caseassignments.api.problem;
 
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +9,7 @@ import java.util.Map;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.caseassignments.api.requestid.RequestIds;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -16,15 +17,15 @@ import tools.jackson.databind.json.JsonMapper;
  * MVC: the connector's 400s and the security firewall's rejections. Same members as
  * {@link ErrorHandling}'s documents, same headers.
  */
-final class ProblemWriter {
+public final class ProblemWriter {
 
-    static final String PROBLEM_JSON = "application/problem+json";
+    public static final String PROBLEM_JSON = "application/problem+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private ProblemWriter() {
     }
 
-    static void write(HttpServletRequest request, HttpServletResponse response, ProblemCode code, int status,
+    public static void write(HttpServletRequest request, HttpServletResponse response, ProblemCode code, int status,
                       String detail) throws IOException {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", code.type().toString());
