@@ -86,6 +86,14 @@ class ContainerErrorsIntegrationTests {
     }
 
     @Test
+    void shouldReadABlankAcceptAsAnyMediaTypeEvenOnThePrometheusScrape() {
+        RawHttp.Answer scrape = http.send("GET /actuator/prometheus HTTP/1.1\r\nAccept: \r\n" + admin);
+
+        assertThat(scrape.status()).as(scrape.body()).isEqualTo(200);
+        assertProblem(http.send("GET " + placement + " HTTP/1.1\r\nAccept: \r\n" + admin), 404, "NOT_FOUND");
+    }
+
+    @Test
     void shouldAnswer405WithTheMethodsThePathServesToUnknownMethodsAndTrace() {
         for (String method : new String[] {"FOO", "TRACE", "PROPFIND", "trace"}) {
             RawHttp.Answer answer = http.send(method + " " + placement + " HTTP/1.1\r\n" + admin);
