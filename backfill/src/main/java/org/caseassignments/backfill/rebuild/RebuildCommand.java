@@ -3,8 +3,6 @@ package org.caseassignments.backfill.rebuild;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,20 +12,15 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.repair.EntityCopies;
 import org.caseassignments.ingest.BatchWriter;
-import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
-import org.caseassignments.schemas.serde.AvroEventCodec;
-import org.caseassignments.schemas.serde.BundledSchemas;
-import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.dao.DataAccessException;
@@ -149,10 +142,8 @@ public class RebuildCommand implements Callable<Integer> {
                 new IngestMetrics(new SimpleMeterRegistry(), "rebuild"));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            CaseEventReader reader = new CaseEventReader(new AvroEventCodec(SerdeSettings.from(kafka.getProperties()),
-                    BundledSchemas.current()));
-            ShadowBuild shadow = new ShadowBuild(consumer, reader, writer, batchSize);
-            shadow.startAtTheBeginning(partitionsOf(consumer, eventTopics));
+            ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(kafka), writer, batchSize);
+            shadow.startAtTheBeginning(EventTopics.partitions(consumer, eventTopics, kafka));
             Progress bar = progress.start(err, "events");
             shadow.catchUpWithin(swapWithin(), bar);
             // The diff compares with the live table as of one live end, so the shadow reaches it first.
@@ -291,25 +282,10 @@ public class RebuildCommand implements Callable<Integer> {
         return e.getMostSpecificCause() instanceof SQLException sql && LOCK_NOT_AVAILABLE.equals(sql.getSQLState());
     }
 
-    private List<TopicPartition> partitionsOf(KafkaConsumer<byte[], byte[]> consumer, List<String> eventTopics) {
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : eventTopics) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("topic " + topic + " does not exist on " + kafka.getBootstrapServers());
-            }
-            infos.forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
-        }
-        return partitions;
-    }
-
     /** No group: nothing is committed, a stopped rebuild starts over. */
     private Map<String, Object> consumerConfig() {
-        Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+        Map<String, Object> config = EventTopics.consumerConfig(kafka, Math.min(batchSize, 5000));
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(batchSize, 5000));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         return config;
     }

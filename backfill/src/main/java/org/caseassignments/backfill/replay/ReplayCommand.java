@@ -1,9 +1,7 @@
 package org.caseassignments.backfill.replay;
 
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,19 +14,14 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
-import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.BatchWriter;
-import org.caseassignments.schemas.serde.AvroEventCodec;
-import org.caseassignments.schemas.serde.BundledSchemas;
-import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.dao.DataAccessException;
@@ -106,10 +99,9 @@ class ReplayCommand implements Callable<Integer> {
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
-            CaseEventReader reader = new CaseEventReader(new AvroEventCodec(SerdeSettings.from(kafka.getProperties()),
-                    BundledSchemas.current()));
-            ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(), reader, applier);
-            replay.position(partitionsOf(consumer, eventTopics), fromTimestamp, resume);
+            ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
+                    EventTopics.reader(kafka), applier);
+            replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
             report(out, eventTopics, groupId, dlq, totals);
             return totals.deadLettered() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
@@ -122,24 +114,9 @@ class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    private List<TopicPartition> partitionsOf(KafkaConsumer<byte[], byte[]> consumer, List<String> eventTopics) {
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : eventTopics) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("topic " + topic + " does not exist on " + kafka.getBootstrapServers());
-            }
-            infos.forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
-        }
-        return partitions;
-    }
-
     private Map<String, Object> consumerConfig(String groupId) {
-        Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+        Map<String, Object> config = EventTopics.consumerConfig(kafka, batchSize);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         return config;
     }
