@@ -14,6 +14,7 @@ import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
+import org.caseassignments.store.StorableText;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -66,6 +67,10 @@ class AuditController {
         }
         if (callerSub != null && callerSub.isBlank()) {
             throw ApiProblem.invalidField("caller_sub", "must not be blank");
+        }
+        String subjectProblem = StorableText.subjectProblem("caller_sub", callerSub);
+        if (subjectProblem != null) {
+            throw ApiProblem.invalidField("caller_sub", subjectProblem);
         }
         AuditCursor position = cursor == null ? null : AuditCursor.decode(cursor).orElseThrow(() ->
                 ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given"));

@@ -150,7 +150,7 @@ class AuditEndpointIntegrationTests {
     }
 
     @Test
-    void shouldRefuseAMalformedCursorLimitOrTime() {
+    void shouldRefuseAMalformedFilterCursorOrLimit() {
         String auditor = auditor("georgia");
 
         assertThat(api.get("/audit?cursor=not-a-cursor", auditor).code()).isEqualTo("VALIDATION_FAILED");
@@ -158,6 +158,8 @@ class AuditEndpointIntegrationTests {
         assertThat(api.get("/audit?limit=501", auditor).code()).isEqualTo("VALIDATION_FAILED");
         assertThat(api.get("/audit?from=yesterday", auditor).code()).isEqualTo("VALIDATION_FAILED");
         assertThat(api.get("/audit?resource_id=nope", auditor).status()).isEqualTo(400);
+        assertThat(api.get("/audit?caller_sub=a%00b", auditor).code()).isEqualTo("VALIDATION_FAILED");
+        assertThat(api.get("/audit?caller_sub=" + "s".repeat(256), auditor).code()).isEqualTo("VALIDATION_FAILED");
     }
 
     private static String auditor(String jurisdiction) {
