@@ -22,6 +22,7 @@ import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.api.testsupport.WarmUp;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -30,16 +31,16 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Opt-in benchmark (never run by the build; see BENCHMARKS.md for the command and the results).
  * {@code POST /cases/{caseId}/kinship-options} over HTTP at a fixed concurrency, each client on its own
  * case, with a fresh {@code Idempotency-Key} per request and without one, alternating the order over
- * rounds so that neither variant always runs on a warmer JVM.
+ * rounds so that neither variant always runs on a warmer JVM, after a warm-up of both alternating until
+ * the JVM has settled ({@link WarmUp}).
  * System properties: {@code bench.concurrency} (8), {@code bench.seconds} (10), {@code bench.rounds} (3),
- * {@code bench.http-warmup} (20).
+ * and the warm-up's.
  */
 public final class IdempotencyPerformance {
 
     private static final int CONCURRENCY = Integer.getInteger("bench.concurrency", 8);
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("bench.seconds", 10));
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
-    private static final Duration WARMUP = Duration.ofSeconds(Long.getLong("bench.http-warmup", 20));
     private static final String BODY = "{\"relative_name\": \"Ada\", \"relationship\": \"aunt\"}";
 
     private IdempotencyPerformance() {
@@ -80,7 +81,7 @@ public final class IdempotencyPerformance {
             int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
             System.out.println("PostgreSQL: " + db.jdbc().queryForObject("SELECT version()", String.class));
             System.out.println("JVM: " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
-            run("warm-up, both", WARMUP, port, cases, null);
+            WarmUp.untilSettled("both alternating", (window, length) -> run(window, length, port, cases, null).perSecond());
             List<Result> results = new ArrayList<>();
             for (int round = 1; round <= ROUNDS; round++) {
                 for (boolean key : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {

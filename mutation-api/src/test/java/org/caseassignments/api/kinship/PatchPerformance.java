@@ -29,6 +29,7 @@ import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.api.testsupport.WarmUp;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.caseassignments.api.write.GuardedUpdates;
 import org.caseassignments.api.write.StalenessGate;
@@ -56,13 +57,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>the update path in-process, with and without the audit record insert (decision 18), otherwise
  *       identical, in alternating order over {@code bench.audit-rounds} rounds.</li>
  * </ol>
- * The HTTP stack is warmed up until its throughput is stable (two consecutive windows within
- * {@code bench.stable}), not for a fixed time: the JIT needs tens of thousands of requests. Every row
+ * Each form is warmed up until the JVM has settled (throughput stable and the JIT compiler nearly idle,
+ * see {@link WarmUp}), not for a fixed time: the JIT needs tens of thousands of requests. Every row
  * reports the CPU it cost per request from {@code /proc}: the JVM without the load generator's threads
  * (the server), the load generator's threads, and the PostgreSQL backends.
  * System properties: {@code bench.concurrency} (8), {@code bench.seconds} (15), {@code bench.warmup} (5),
- * {@code bench.window} (5 s, one warm-up window), {@code bench.stable} (0.05), {@code bench.max-warmup}
- * (240 s), {@code bench.gate-seconds} (10, each of the in-process runs), {@code bench.rounds} (3 rounds of
+ * the warm-up's (see {@link WarmUp}), {@code bench.gate-seconds} (10, each of the in-process runs), {@code bench.rounds} (3 rounds of
  * the two in-process variants), {@code bench.parts}
  * ({@code patch,read,contended,inprocess}, and {@code audit} for the audit comparison at the end),
  * {@code bench.audit-rounds} (4), {@code bench.only} ({@code audit}: only the audit comparison); any application setting as a system property, such as
@@ -76,6 +76,13 @@ public final class PatchPerformance {
     private static final UUID CONTENDED = row(0);
     private static final Set<String> PARTS = Set.of(System.getProperty("bench.parts", "patch,read,contended,inprocess")
             .split(","));
+
+    /** {@code KinshipOptions}' columns: the row and its case's jurisdiction. */
+    private static final String KINSHIP_COLUMNS = """
+            id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, \
+            assignment_revision, row_version, created_at, updated_at, created_by, \
+            (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = kinship_options.case_id) AS jurisdiction""";
+
     private static final String PLACEMENT_COLUMNS = """
             id, case_id, status, foster_home_id, start_date, end_date, assigned_worker_sub, supervisor_sub, \
             assignment_revision, row_version, created_at, updated_at, created_by, \
@@ -239,28 +246,8 @@ public final class PatchPerformance {
         return UUID.fromString("00000000-0000-0000-0001-%012d".formatted(n + 1));
     }
 
-    /**
-     * Runs windows of {@code bench.window} until two consecutive ones differ by less than {@code bench.stable}
-     * (at least three windows, at most {@code bench.max-warmup}): a fixed short warm-up measured the JIT.
-     */
-    private static void warmUp(String name, Client client) throws InterruptedException {
-        Duration window = Duration.ofSeconds(Long.getLong("bench.window", 5));
-        double stable = Double.parseDouble(System.getProperty("bench.stable", "0.05"));
-        long deadline = System.nanoTime() + Duration.ofSeconds(Long.getLong("bench.max-warmup", 240)).toNanos();
-        double previous = 0;
-        for (int n = 1; ; n++) {
-            double rate = run(name + " warm-up window " + n, window, client).perSecond();
-            if (n >= 3 && Math.abs(rate - previous) <= stable * Math.max(rate, previous)) {
-                System.out.printf("%s: stable after %d windows (%.0f → %.0f requests/s)%n", name, n, previous, rate);
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                System.out.printf("%s: NOT stable after %d windows (%.0f → %.0f requests/s); measuring anyway%n",
-                        name, n, previous, rate);
-                return;
-            }
-            previous = rate;
-        }
+    private static void warmUp(String name, Client client) throws Exception {
+        WarmUp.untilSettled(name, (window, length) -> run(window, length, client).perSecond());
     }
 
     private static Client readClient(int port) {
@@ -519,8 +506,9 @@ public final class PatchPerformance {
     }
 
     /**
-     * The API's SQL for one PATCH: the pre-read outside a transaction, then the locked re-read and the
-     * versioned update in one transaction. Skipped (and said so) when pgbench is not installed.
+     * The API's SQL for one PATCH, statement for statement: the pre-read outside a transaction, then the
+     * locked re-read, the versioned update and its audit record (decision 18) in one transaction. Skipped
+     * (and said so) when pgbench is not installed.
      */
     private static String patchScript(boolean contended) {
         // -M prepared: variables travel as bind parameters, like the JDBC driver's prepared statements
@@ -528,12 +516,13 @@ public final class PatchPerformance {
                 : "'00000000-0000-0000-0000-' || lpad((:client_id + 2)::text, 12, '0')";
         return """
                 SELECT %1$s AS id \\gset
-                SELECT id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, created_at, updated_at, created_by FROM kinship_options WHERE id = :id AND active;
+                SELECT %2$s FROM kinship_options WHERE id = :id AND active;
                 BEGIN;
-                SELECT row_version AS v, id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, created_at, updated_at, created_by FROM kinship_options WHERE id = :id AND active FOR NO KEY UPDATE \\gset locked_
-                UPDATE kinship_options SET relative_name = 'Relative ' || :client_id, relationship = relationship, approved = approved, row_version = row_version + 1, updated_at = now() WHERE id = :id AND row_version = :locked_v AND active RETURNING id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, created_at, updated_at, created_by;
+                SELECT row_version AS v, case_id AS c, assignment_revision AS r, %2$s FROM kinship_options WHERE id = :id AND active FOR NO KEY UPDATE \\gset locked_
+                UPDATE kinship_options SET relative_name = 'Relative ' || :client_id, relationship = relationship, approved = approved, row_version = row_version + 1, updated_at = now() WHERE id = :id AND row_version = :locked_v AND active RETURNING %2$s;
+                INSERT INTO audit_records (recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction, action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id, after_rule_id, assignment_revision, assigned_worker_sub, supervisor_sub, row_version_before, row_version_after) VALUES (COALESCE(NULL, now()), 'pgbench-' || :client_id, 'WRITTEN', 200, NULL, 'w-1', '{caseworker}', 'georgia', 'update', 'kinship_option', :id, :locked_c, 'georgia', '1.0.0', 'caseworker-own-case', 'caseworker-own-case', :locked_r, 'w-1', 's-1', :locked_v, :locked_v + 1);
                 COMMIT;
-                """.formatted(id);
+                """.formatted(id, KINSHIP_COLUMNS);
     }
 
     /** The GET's one statement ({@code Placements.find}), on the client's own placement. */
