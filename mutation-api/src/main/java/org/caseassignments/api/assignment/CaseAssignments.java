@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -43,9 +44,13 @@ public class CaseAssignments {
                 .orElseGet(() -> CaseAssignment.unknown(caseId));
     }
 
-    /** Inside the caller's transaction: the row, locked {@code FOR SHARE} until commit; empty when there is none. */
-    public Optional<CaseAssignment> readForShare(UUID caseId) {
-        return jdbc.query(FIND_FOR_SHARE, CaseAssignments::map, caseId).stream().findFirst();
+    /**
+     * Inside the caller's transaction: the row, locked {@code FOR SHARE} until commit; empty when there is none.
+     * {@code first}, when given, runs before it in the same round trip.
+     */
+    public Optional<CaseAssignment> readForShare(UUID caseId, OneRoundTrip.Along first) {
+        return (first == null ? jdbc.query(FIND_FOR_SHARE, CaseAssignments::map, caseId)
+                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, CaseAssignments::map, caseId)).stream().findFirst();
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
+import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -57,13 +58,17 @@ class AuditRecords {
      * the caller's (no partition for the month, or a record the table's checks refuse): it fails the write
      * as an internal error rather than as a conflict the caller could retry away.
      */
-    void insert(AuditEntry entry) {
+    void insert(AuditEntry entry, OneRoundTrip.Along along) {
         try {
-            jdbc.update(connection -> {
-                PreparedStatement statement = connection.prepareStatement(INSERT);
-                bind(statement, entry);
-                return statement;
-            });
+            if (along == null) {
+                jdbc.update(connection -> {
+                    PreparedStatement statement = connection.prepareStatement(INSERT);
+                    bind(statement, entry);
+                    return statement;
+                });
+            } else {
+                OneRoundTrip.update(jdbc, INSERT, statement -> bind(statement, entry), along);
+            }
         } catch (DataIntegrityViolationException e) {
             throw new IllegalStateException("The audit record of this write could not be inserted, so the write was "
                     + "not made; is there a partition of audit_records for this month? (docs/audit.md)", e);
@@ -105,8 +110,11 @@ class AuditRecords {
         return jdbc.query(sql.toString(), AuditRecords::map, args.toArray());
     }
 
-    /** Binds every column of {@link #INSERT}; shared by the in-transaction insert and the refusal batches. */
-    static void bind(PreparedStatement statement, AuditEntry entry) throws SQLException {
+    /**
+     * Binds every column of {@link #INSERT}; shared by the in-transaction insert and the refusal batches.
+     * Returns the last parameter index it bound.
+     */
+    static int bind(PreparedStatement statement, AuditEntry entry) throws SQLException {
         Connection connection = statement.getConnection();
         int i = 0;
         statement.setObject(++i, utc(entry.recordedAt()), Types.TIMESTAMP_WITH_TIMEZONE);
@@ -130,6 +138,7 @@ class AuditRecords {
         statement.setString(++i, entry.supervisorSub());
         statement.setObject(++i, entry.rowVersionBefore(), Types.BIGINT);
         statement.setObject(++i, entry.rowVersionAfter(), Types.BIGINT);
+        return i;
     }
 
     private static OffsetDateTime utc(Instant instant) {

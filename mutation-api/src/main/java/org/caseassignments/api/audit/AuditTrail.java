@@ -3,6 +3,7 @@ package org.caseassignments.api.audit;
 import java.time.Clock;
 import java.util.UUID;
 
+import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.ResourceRef;
@@ -38,12 +39,14 @@ public class AuditTrail {
      *
      * @param created            the created row as the policy sees it
      * @param assignmentRevision the revision of the projection row held {@code FOR SHARE}; null when not case-scoped
+     * @param along              another statement of the create to send in the same round trip, after the record; or null
      */
-    public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision, long rowVersion) {
+    public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision, long rowVersion,
+                        OneRoundTrip.Along along) {
         insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
                 caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
                 decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
-                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion));
+                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion), along);
     }
 
     /**
@@ -59,7 +62,7 @@ public class AuditTrail {
                 caller.sub(), caller.roles(), caller.jurisdiction(), action, locked.type().wireName(), locked.id(),
                 locked.caseId(), decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(),
                 authorization.afterRuleId(), assignmentRevision, locked.assignedWorkerSub(), locked.supervisorSub(),
-                rowVersionBefore, rowVersionAfter));
+                rowVersionBefore, rowVersionAfter), null);
     }
 
     /** A write the policy denied: 403. */
@@ -93,11 +96,11 @@ public class AuditTrail {
                 null, null, null, rowVersionBefore, null));
     }
 
-    private void insert(AuditEntry entry) {
+    private void insert(AuditEntry entry, OneRoundTrip.Along along) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("A write's audit record is inserted in the write's transaction; none is active");
         }
-        records.insert(entry);
+        records.insert(entry, along);
     }
 
     private static String requestId() {

@@ -80,9 +80,10 @@ class FosterHomeController {
         return idempotent.answer(() -> transactions.execute(status -> {
             idempotent.claim();
             FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
-            audit.created(caller, decision, created.resource(), null, created.rowVersion());
-            return idempotent.record(Responses.created(URI.create("/foster-homes/" + created.id()), etag(created),
-                    FosterHomeResponse.of(created)));
+            ResponseEntity<FosterHomeResponse> response = Responses.created(URI.create("/foster-homes/" + created.id()),
+                    etag(created), FosterHomeResponse.of(created));
+            audit.created(caller, decision, created.resource(), null, created.rowVersion(), idempotent.record(response));
+            return response;
         }));
     }
 

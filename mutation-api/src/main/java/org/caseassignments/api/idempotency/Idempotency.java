@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Claim;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Recorded;
+import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
@@ -21,7 +22,6 @@ import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.FieldError;
 import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.security.Caller;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.HandlerMapping;
@@ -78,7 +78,15 @@ public class Idempotency {
 
     /** Claims the key inside the create's transaction: 409 when it is in flight, a {@link Repeat} when it was answered. */
     void claim(Scope scope) {
-        Claim claim = keys.claim(scope);
+        decide(keys.claim(scope));
+    }
+
+    /** {@link #claim} as the first query of the round trip of the create's first statement. */
+    OneRoundTrip.Along claimFirst(Scope scope) {
+        return keys.claim(scope, this::decide);
+    }
+
+    private void decide(Claim claim) {
         if (claim.inFlight()) {
             count("in_use");
             throw new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_IN_USE, "A request with this " + HEADER + " is still "
@@ -90,19 +98,15 @@ public class Idempotency {
     }
 
     /**
-     * Keeps the answer, as the last statement of the create's transaction. A request with the key that
-     * committed between the claim's snapshot and its lock makes this a {@link Repeat} too, to be looked
-     * up once the transaction has rolled back.
+     * Keeps the answer, as the last statement of the create's transaction, sent along with its audit
+     * record. A request with the key that committed between the claim's snapshot and its lock makes this
+     * a {@link Repeat} too, to be looked up once the transaction has rolled back.
      */
-    void record(Scope scope, byte[] fingerprint, ResponseEntity<?> response) {
+    OneRoundTrip.Along record(Scope scope, byte[] fingerprint, ResponseEntity<?> response) {
         URI location = response.getHeaders().getLocation();
-        try {
-            keys.record(scope, fingerprint, response.getStatusCode().value(),
-                    location == null ? null : location.toString(), response.getHeaders().getETag(),
-                    json.writeValueAsString(response.getBody()));
-        } catch (DuplicateKeyException e) {
-            throw new Repeat(null);
-        }
+        return keys.record(scope, fingerprint, response.getStatusCode().value(),
+                location == null ? null : location.toString(), response.getHeaders().getETag(),
+                json.writeValueAsString(response.getBody()), () -> new Repeat(null));
     }
 
     /**

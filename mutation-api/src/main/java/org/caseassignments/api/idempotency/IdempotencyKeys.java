@@ -4,7 +4,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
+import org.caseassignments.api.jdbc.OneRoundTrip;
+
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -56,18 +61,66 @@ class IdempotencyKeys {
      * ends) and reads its committed record. {@link Claim#inFlight()} when another transaction holds it.
      */
     Claim claim(Scope scope) {
-        return jdbc.queryForObject(CLAIM, (rs, n) -> rs.getBoolean("claimed")
-                        ? new Claim(false, rs.getBytes("fingerprint") == null ? null : recorded(rs))
-                        : new Claim(true, null),
-                scope.callerSub(), scope.endpoint(), scope.key(), scope.callerSub(), scope.endpoint(), scope.key());
+        return jdbc.queryForObject(CLAIM, (rs, n) -> claim(rs), claimArgs(scope));
+    }
+
+    /** The same claim, as the first query of the round trip of the create's first statement; {@code claimed} gets it. */
+    OneRoundTrip.Along claim(Scope scope, Consumer<Claim> claimed) {
+        return new OneRoundTrip.Along() {
+            @Override
+            public String sql() {
+                return CLAIM;
+            }
+
+            @Override
+            public Object[] args() {
+                return claimArgs(scope);
+            }
+
+            @Override
+            public void read(ResultSet rows) throws SQLException {
+                if (!rows.next()) {
+                    throw new SQLException("the claim of an Idempotency-Key returned no row");
+                }
+                claimed.accept(claim(rows));
+            }
+        };
+    }
+
+    private static Claim claim(ResultSet rs) throws SQLException {
+        return rs.getBoolean("claimed")
+                ? new Claim(false, rs.getBytes("fingerprint") == null ? null : recorded(rs))
+                : new Claim(true, null);
+    }
+
+    private static Object[] claimArgs(Scope scope) {
+        return new Object[] {scope.callerSub(), scope.endpoint(), scope.key(), scope.callerSub(), scope.endpoint(), scope.key()};
     }
 
     /**
-     * The last statement of the create's transaction. A {@link DuplicateKeyException} when a create with
-     * the key committed after the claim's snapshot was taken and before its lock was free.
+     * The last statement of the create's transaction, sent along with its audit record. A create with the
+     * key that committed after the claim's snapshot was taken and before its lock was free makes it fail on
+     * the primary key: {@code duplicate} is thrown then (no key of {@code audit_records} can collide, its
+     * ids come from a sequence, so a duplicate key in that round trip is this one).
      */
-    void record(Scope scope, byte[] fingerprint, int status, String location, String etag, String body) {
-        jdbc.update(RECORD, scope.callerSub(), scope.endpoint(), scope.key(), fingerprint, status, location, etag, body);
+    OneRoundTrip.Along record(Scope scope, byte[] fingerprint, int status, String location, String etag, String body,
+                              Supplier<RuntimeException> duplicate) {
+        return new OneRoundTrip.Along() {
+            @Override
+            public String sql() {
+                return RECORD;
+            }
+
+            @Override
+            public Object[] args() {
+                return new Object[] {scope.callerSub(), scope.endpoint(), scope.key(), fingerprint, status, location, etag, body};
+            }
+
+            @Override
+            public RuntimeException failed(DataAccessException failure) {
+                return failure instanceof DuplicateKeyException ? duplicate.get() : null;
+            }
+        };
     }
 
     private static Recorded recorded(ResultSet rs) throws SQLException {

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.caseassignments.api.idempotency.Idempotency.Repeat;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Recorded;
+import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.springframework.http.ResponseEntity;
 
 /**
@@ -39,12 +40,20 @@ public final class IdempotentCreate<T> {
         }
     }
 
-    /** The last statement of the create's transaction: keeps the answer for a retry. */
-    public ResponseEntity<T> record(ResponseEntity<T> response) {
-        if (scope != null) {
-            idempotency.record(scope, fingerprint, response);
-        }
-        return response;
+    /**
+     * {@link #claim()} as the first query of the round trip of the transaction's first statement
+     * ({@link OneRoundTrip}); its outcome is thrown from there. Null without a key.
+     */
+    public OneRoundTrip.Along claimFirst() {
+        return scope == null ? null : idempotency.claimFirst(scope);
+    }
+
+    /**
+     * The last statement of the create's transaction, which keeps the answer for a retry: sent along with the
+     * create's audit record ({@link OneRoundTrip}). Null without a key.
+     */
+    public OneRoundTrip.Along record(ResponseEntity<T> response) {
+        return scope == null ? null : idempotency.record(scope, fingerprint, response);
     }
 
     /**

@@ -64,8 +64,8 @@ class KinshipOptionController {
         return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
-                created -> idempotent.record(Responses.created(URI.create("/kinship-options/" + id), etag(created),
-                        KinshipOptionResponse.of(created)))));
+                created -> Responses.created(URI.create("/kinship-options/" + id), etag(created),
+                        KinshipOptionResponse.of(created))));
     }
 
     @GetMapping("/kinship-options/{id}")

@@ -71,8 +71,8 @@ class PlacementController {
                     }
                     return placements.insert(id, caseId, request, assignment, caller.sub());
                 },
-                created -> idempotent.record(Responses.created(URI.create("/placements/" + id), etag(created),
-                        PlacementResponse.of(created)))));
+                created -> Responses.created(URI.create("/placements/" + id), etag(created),
+                        PlacementResponse.of(created))));
     }
 
     @GetMapping("/placements/{id}")

@@ -17,6 +17,7 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -27,7 +28,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>read the case's projection row from the pool, before the transaction;</li>
  *   <li>authorize the create: 403. A case that is not known yet has no jurisdiction, so the create is
  *       denied before any ruleset runs (decision 12): nothing is created for a case no caller can read;</li>
- *   <li>in one transaction: claim the {@code Idempotency-Key}, if any (409 {@code IDEMPOTENCY_KEY_IN_USE}); re-read the row {@code FOR SHARE}; a pair, revision state or jurisdiction other
+ *   <li>in one transaction: claim the {@code Idempotency-Key}, if any (409 {@code IDEMPOTENCY_KEY_IN_USE}), and
+ *       re-read the row {@code FOR SHARE}, both in one round trip; a pair, revision state or jurisdiction other
  *       than the decision's is 409 {@code CONCURRENT_MODIFICATION}; insert the row with the in-transaction
  *       triple; insert its audit record (decision 18), so that the two commit or roll back together.</li>
  * </ol>
@@ -53,13 +55,14 @@ public class GuardedCreate {
     /**
      * @param id         the id the created row gets
      * @param resourceOf the resource the decision sees, built from the case's assignment
-     * @param idempotent the request's key, claimed first in the transaction; {@code respond} records the answer
+     * @param idempotent the request's key, claimed first in the transaction, its answer recorded last
      * @param insert     inserts the row with the given (in-transaction) assignment; runs inside the transaction
-     * @param respond    the answer to the created row; runs inside the transaction, after its audit record
+     * @param respond    the answer to the created row; runs inside the transaction, before its audit record
      */
-    public <V extends Versioned, T> T run(Caller caller, UUID caseId, UUID id, IdempotentCreate<?> idempotent,
-                                          Function<CaseAssignment, ResourceRef> resourceOf,
-                                          Function<CaseAssignment, V> insert, Function<V, T> respond) {
+    public <V extends Versioned, T> ResponseEntity<T> run(Caller caller, UUID caseId, UUID id, IdempotentCreate<T> idempotent,
+                                                          Function<CaseAssignment, ResourceRef> resourceOf,
+                                                          Function<CaseAssignment, V> insert,
+                                                          Function<V, ResponseEntity<T>> respond) {
         CaseAssignment authorized = assignments.read(caseId);
         ResourceRef requested = resourceOf.apply(authorized);
         Decision decision;
@@ -71,16 +74,19 @@ public class GuardedCreate {
         }
         try {
             return transactions.execute(status -> {
-                idempotent.claim();
-                CaseAssignment held = assignments.readForShare(caseId).orElseThrow(() -> new IllegalStateException(
+                // the key's claim goes first, in the same round trip
+                CaseAssignment held = assignments.readForShare(caseId, idempotent.claimFirst()).orElseThrow(() -> new IllegalStateException(
                         "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
                 if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
                         || !Objects.equals(held.jurisdiction(), authorized.jurisdiction())) {
                     throw ApiProblem.changedSinceAuthorization("The assignment of case " + caseId, List.of());
                 }
                 V created = insert.apply(held);
-                audit.created(caller, decision, resourceOf.apply(held).withId(id), held.revision(), created.rowVersion());
-                return respond.apply(created);
+                ResponseEntity<T> response = respond.apply(created);
+                // the key's record goes last, in the same round trip as the audit record
+                audit.created(caller, decision, resourceOf.apply(held).withId(id), held.revision(), created.rowVersion(),
+                        idempotent.record(response));
+                return response;
             });
         } catch (ApiProblem problem) {
             audit.refused(caller, AuditAction.CREATE, requested, decision, problem, null);

@@ -1,5 +1,6 @@
 package org.caseassignments.api.audit;
 
+import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
@@ -16,7 +17,8 @@ public final class AuditWithoutWrites {
         return new AuditTrail(app.getBean(AuditRecords.class), app.getBean(RefusalWriter.class)) {
             @Override
             public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision,
-                                long rowVersion) {
+                                long rowVersion, OneRoundTrip.Along along) {
+                throw new UnsupportedOperationException("the update benchmark creates nothing");
             }
 
             @Override
