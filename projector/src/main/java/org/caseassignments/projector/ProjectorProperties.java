@@ -69,7 +69,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param maxPendingCases distinct cases a task gathers at most before it commits
      * @param retry           backoff while PostgreSQL fails
      */
-    public record Sink(@DefaultValue("100ms") Duration checkEvery,
+    public record Sink(@DefaultValue("25ms") Duration checkEvery,
                        @DefaultValue("1s") Duration freshWithin,
                        @DefaultValue("500ms") Duration quietAfter,
                        @DefaultValue("200000") int maxPendingCases,
