@@ -144,6 +144,7 @@ public final class EventToVisiblePerformance {
                     (cpuAfter.jvm() - cpuBefore.jvm()) / 1e9 / elapsed,
                     (cpuAfter.streams() - cpuBefore.streams()) / 1e9 / elapsed,
                     (cpuAfter.postgres() - cpuBefore.postgres()) / 1e9 / elapsed, commits, commits / elapsed);
+            System.out.println("JVM CPU by thread group, µs per event sent: " + cpuAfter.topThreads(cpuBefore, (int) total));
         }
         System.exit(0);
     }
