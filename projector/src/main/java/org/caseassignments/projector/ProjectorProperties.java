@@ -61,16 +61,19 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
     }
 
     /**
-     * @param checkEvery      how often each task checks whether to commit (and so write) what it gathered
-     * @param freshWithin     events at most this old are live: a task holding them commits at its next check
+     * @param checkEvery      how often each task checks whether to write or commit what it gathered
+     * @param freshWithin     events at most this old are live: a task holding them writes them at its next check
+     * @param liveCommitEvery a task that wrote live events commits their offsets once the first write since its
+     *                        last commit is this old: how far a live projector's committed offsets trail
      * @param quietAfter      a task that received no event for this long (while not writing) commits too
      * @param maxPendingCases distinct cases a task gathers at most before it commits
      * @param retry           backoff while PostgreSQL fails
      */
-    public record Sink(@DefaultValue("100ms") Duration checkEvery,
+    public record Sink(@DefaultValue("25ms") Duration checkEvery,
                        @DefaultValue("1s") Duration freshWithin,
                        @DefaultValue("500ms") Duration quietAfter,
                        @DefaultValue("200000") int maxPendingCases,
+                       @DefaultValue("1s") Duration liveCommitEvery,
                        @DefaultValue Retry retry) {
     }
 

@@ -101,6 +101,8 @@ public final class EventToVisiblePerformance {
             System.out.printf("%,d cases created and visible; now %,d events/s for %d s%n", cases, rate, seconds);
 
             long[] revisions = new long[cases];
+            ProjectorPerformance.Cpu cpuBefore = ProjectorPerformance.Cpu.now(db.name());
+            double commitsBefore = commits(projector);
             long start = System.nanoTime();
             long total = (long) rate * seconds;
             for (long n = 0; n < total; n++) {
@@ -130,11 +132,28 @@ public final class EventToVisiblePerformance {
             while (!visibleAt.keySet().containsAll(last) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            ProjectorPerformance.Cpu cpuAfter = ProjectorPerformance.Cpu.now(db.name());
+            double commits = commits(projector) - commitsBefore;
             listening.set(false);
             listener.join();
             report(occurredAt, visibleAt, last, sentRate);
+            // What the latency costs: the JVM holds the projector, the embedded broker and this load generator.
+            System.out.printf("over the %.0f s measured: JVM %.2f cores (stream threads %.2f), PostgreSQL backends %.2f "
+                            + "cores; %.0f Kafka Streams commits (%.1f/s)%n", elapsed,
+                    (cpuAfter.jvm() - cpuBefore.jvm()) / 1e9 / elapsed,
+                    (cpuAfter.streams() - cpuBefore.streams()) / 1e9 / elapsed,
+                    (cpuAfter.postgres() - cpuBefore.postgres()) / 1e9 / elapsed, commits, commits / elapsed);
+            System.out.println("JVM CPU by thread group, µs per event sent: " + cpuAfter.topThreads(cpuBefore, (int) total));
         }
         System.exit(0);
+    }
+
+    /** The commits the instance's stream threads have made so far (Kafka Streams' own {@code commit-total}). */
+    private static double commits(ProjectorInstance projector) {
+        return projector.streams().metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals("stream-thread-metrics") && e.getKey().name().equals("commit-total"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, ProjectorTopics topics, UUID caseId,

@@ -61,7 +61,7 @@ public final class ProjectorPerformance {
     }
 
     /** CPU time so far, in nanoseconds: of this JVM, its stream threads, and the database's backends. */
-    private record Cpu(long jvm, long streams, long postgres, Map<String, Long> byThreadGroup) {
+    record Cpu(long jvm, long streams, long postgres, Map<String, Long> byThreadGroup) {
 
         static Cpu now(String database) {
             var threads = java.lang.management.ManagementFactory.getThreadMXBean();

@@ -14,7 +14,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * Part of readiness: DOWN while a task of this instance holds events it has not been able to commit for
  * longer than {@code projector.health.max-commit-delay}, whatever the cause (PostgreSQL failing, a
  * dead letter or a commit the broker refuses, a stream thread replaced over and over); UP again by
- * itself once the task commits. A task that keeps up commits every 100 ms or so, and one that is behind
+ * itself once the task commits. A task that keeps up commits about once a second ({@code live-commit-every}), and one that is behind
  * at the Streams commit interval (15 s), so the bound is far above either.
  */
 final class CommitHealthIndicator implements HealthIndicator {

@@ -6,13 +6,16 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
- * Puts each accepted event into its task's {@link PendingAssignments} and decides when the task should
- * commit — which flushes the store into PostgreSQL first. The task's decoding processor hands it each
- * accepted event directly (no further topology node per event). Batches size themselves to the lag:
+ * Puts each accepted event into its task's {@link PendingAssignments} and decides when to write it to
+ * PostgreSQL and when the task should commit — which writes whatever is still pending first. The task's
+ * decoding processor hands it each accepted event directly (no further topology node per event). Batches
+ * size themselves to the lag:
  * <ul>
- *   <li>while the events are live (the newest is at most {@code freshWithin} old), it asks for a commit
- *       at the next check, every {@code checkEvery}: a live event reaches PostgreSQL within about that
- *       long;</li>
+ *   <li>while the events are live (the newest is at most {@code freshWithin} old), it writes the pending
+ *       batch at each check, every {@code checkEvery}, without a commit: a live event reaches PostgreSQL
+ *       within about that long. The offsets follow once the first batch written since the last commit is
+ *       {@code liveCommitEvery} old: then it asks for a commit, so a live task pays one exactly-once commit
+ *       per {@code liveCommitEvery} instead of one per check (decision 21);</li>
  *   <li>once the task has read its input to the end — its consumer has fetched everything its
  *       partitions hold ({@link Backlog}) and no event came for a whole check interval while the thread
  *       was free to process, that is not writing a batch — it asks for a commit: the end of a backlog
@@ -26,8 +29,9 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  */
 public final class CommitPacer {
 
-    /** When to ask for a commit; see the class comment. */
-    public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases) {
+    /** When to write and when to ask for a commit; see the class comment. */
+    public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
+                         Duration liveCommitEvery) {
     }
 
     /** Whether a task's consumer has fetched everything its input partitions hold. */
@@ -76,16 +80,23 @@ public final class CommitPacer {
 
     private void check(long now) {
         pending.punctuated();
-        if (pending.isEmpty()) {
-            return;
+        if (!pending.isEmpty()) {
+            if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
+                pending.writeNow(now);
+            } else {
+                long idle = now - Math.max(lastEventAt, PendingAssignments.lastFlushEndedOnThisThread());
+                boolean quiet = idle >= pacing.quietAfter().toMillis();
+                // Kafka Streams processes buffered records between checks, so a task idle for a whole check
+                // interval whose consumer has fetched everything has read it all (were it not so, committing
+                // now would only make this batch smaller).
+                if (quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
+                    context.commit();
+                    return;
+                }
+            }
         }
-        long idle = now - Math.max(lastEventAt, PendingAssignments.lastFlushEndedOnThisThread());
-        boolean live = newestTimestamp >= now - pacing.freshWithin().toMillis();
-        boolean quiet = idle >= pacing.quietAfter().toMillis();
-        // Kafka Streams processes buffered records between checks, so a task idle for a whole check
-        // interval whose consumer has fetched everything has read it all (were it not so, committing now
-        // would only make this batch smaller).
-        if (live || quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
+        long writtenAt = pending.uncommittedWriteAt();
+        if (writtenAt != 0 && now - writtenAt >= pacing.liveCommitEvery().toMillis()) {
             context.commit();
         }
     }

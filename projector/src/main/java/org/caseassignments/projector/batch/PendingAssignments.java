@@ -26,6 +26,10 @@ import org.caseassignments.store.BatchReduction;
  * committed, and an input offset never moves past an event the database does not have. Events PostgreSQL
  * refuses are handed to the task's dead-letter route there too, so their dead letters are sent by the
  * task's producer in the same Kafka transaction as the offsets that move past them.
+ *
+ * <p>While events are live the batch is also written between commits, by {@link #writeNow(long)} (decision
+ * 21): the write only comes earlier than the commit, so the order still holds; the offsets, and the dead
+ * letters of what PostgreSQL refused (sent in the task's open transaction), commit at the next commit.
  * {@code CachedStateStore} is in Kafka Streams' internals package: an upgrade must keep
  * {@code ProjectorDatabaseOutageIntegrationTests}, {@code ProjectorCrashIntegrationTests} and
  * {@code ProjectorDatabaseRejectionIntegrationTests} green, which fail if the write ever comes after the
@@ -54,6 +58,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     private Consumer<List<BatchIsolation.Refused<PendingEvent>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
+    private long uncommittedWriteAt;
     private boolean open;
 
     PendingAssignments(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
@@ -104,11 +109,38 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         task.confirmed();
     }
 
+    /**
+     * Writes everything pending in one transaction now, ahead of the commit that will move the offsets past it:
+     * the task's next commit (whose {@link #flushCache()} writes whatever came since).
+     *
+     * @param now the stream thread's wall-clock time, epoch milliseconds
+     */
+    void writeNow(long now) {
+        if (write()) {
+            task.written();
+            if (uncommittedWriteAt == 0) {
+                uncommittedWriteAt = now;
+            }
+        }
+    }
+
+    /** When the first batch written since the last prepared commit was written ({@link #writeNow}), or 0. */
+    long uncommittedWriteAt() {
+        return uncommittedWriteAt;
+    }
+
     /** Writes everything pending in one transaction; called by Kafka Streams before it commits the offsets. */
     @Override
     public void flushCache() {
+        write();
+        uncommittedWriteAt = 0;
+        task.flushed();
+    }
+
+    /** Writes the batch and dead-letters what PostgreSQL refused; false when nothing was pending. */
+    private boolean write() {
         if (byCase.isEmpty()) {
-            return;
+            return false;
         }
         List<BatchIsolation.Refused<PendingEvent>> refused = flusher.apply(byCase.values(), events);
         if (!refused.isEmpty()) {
@@ -120,8 +152,8 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         }
         byCase.clear();
         events = 0;
-        task.flushed();
         LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();
+        return true;
     }
 
     /** When the calling stream thread last finished writing a batch: it processed nothing while it wrote. */
@@ -134,6 +166,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void clearCache() {
         byCase.clear();
         events = 0;
+        uncommittedWriteAt = 0;
         task.discarded();
     }
 
@@ -170,6 +203,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void close() {
         byCase.clear();
         events = 0;
+        uncommittedWriteAt = 0;
         if (task != null) {
             work.close(task);
         }

@@ -18,8 +18,10 @@ import io.micrometer.core.instrument.TimeGauge;
 /**
  * Since when each task of this instance holds events whose input offsets are not committed, for health
  * and for the pending gauges. Kafka Streams says nothing when a commit succeeds, so a batch written in
- * PostgreSQL counts as committed only once the same task instance does anything afterwards (takes an
- * event, is punctuated, checkpoints): a failed commit closes the task before that. A task closed with
+ * PostgreSQL counts as committed only once a commit was prepared after it (the store's {@code flushCache}
+ * ran) and the same task instance then does anything (takes an event, is punctuated, checkpoints): a failed
+ * commit closes the task before that. A batch written between commits, while events are live, stays
+ * uncommitted until then, however much the task does meanwhile. A task closed with
  * events unconfirmed keeps its age, so a task whose commit fails over and over (its thread replaced, the
  * same events read again each time) grows old here instead of looking fresh after every restart; it is
  * forgotten once it has been closed for {@code forgetClosedAfter} (its partitions went to another instance).
@@ -31,6 +33,7 @@ public final class UncommittedWork {
         private final String id;
         private final List<Meter> meters = new ArrayList<>();
         private volatile long takenSince;
+        private volatile long writtenSince;
         private volatile long flushedSince;
         private volatile int pendingCases;
         private volatile long closedAt;
@@ -39,7 +42,7 @@ public final class UncommittedWork {
             this.id = id;
         }
 
-        /** An event was taken; any batch written before it was committed. */
+        /** An event was taken; any batch written before the last prepared commit was committed. */
         void taken(int cases) {
             flushedSince = 0;
             if (takenSince == 0) {
@@ -48,14 +51,25 @@ public final class UncommittedWork {
             pendingCases = cases;
         }
 
-        /** The task did something after its last write (a punctuation, a checkpoint): that write was committed. */
+        /** The task did something (a punctuation, a checkpoint): the last prepared commit succeeded. */
         void confirmed() {
             flushedSince = 0;
         }
 
-        /** The pending batch is in PostgreSQL; its offsets commit next. */
+        /** The pending batch is in PostgreSQL ahead of a commit: its offsets commit at a later one. */
+        void written() {
+            writtenSince = oldest(writtenSince, takenSince);
+            takenSince = 0;
+            pendingCases = 0;
+        }
+
+        /**
+         * A commit was prepared: what was pending is in PostgreSQL, and with the batches written before it, its
+         * offsets commit next.
+         */
         void flushed() {
-            flushedSince = oldest(flushedSince, takenSince);
+            flushedSince = oldest(flushedSince, oldest(writtenSince, takenSince));
+            writtenSince = 0;
             takenSince = 0;
             pendingCases = 0;
         }
@@ -67,7 +81,7 @@ public final class UncommittedWork {
 
         /** Epoch milliseconds of the oldest event not known to be committed, or 0. */
         long since() {
-            return oldest(flushedSince, takenSince);
+            return oldest(flushedSince, oldest(writtenSince, takenSince));
         }
 
         private void closed() {
@@ -77,6 +91,7 @@ public final class UncommittedWork {
             } else {
                 uncommittedCloses.increment();
                 takenSince = since;
+                writtenSince = 0;
                 flushedSince = 0;
                 pendingCases = 0;
                 closedAt = clock.millis();

@@ -2,7 +2,6 @@ package org.caseassignments.projector.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,22 +10,28 @@ import java.util.UUID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.DatabaseRejection;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** When a task asks to commit, which flushes its pending cases into PostgreSQL, and what the flush gets. */
+/**
+ * When a task writes its pending cases into PostgreSQL, when it asks to commit (which writes what is still
+ * pending first), and what the write gets.
+ */
 class CommitPacerTests {
 
     /** Ahead of the real clock, so no batch written earlier on this thread counts as recent. */
     private static final long NOW = System.currentTimeMillis() + 3_600_000L;
     private static final Duration FRESH = Duration.ofSeconds(1);
+    private static final Duration LIVE_COMMIT_EVERY = Duration.ofSeconds(1);
 
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
     private final List<Integer> flushedEvents = new ArrayList<>();
     private final List<Integer> askedPartitions = new ArrayList<>();
     private final List<AssignmentUpdate> conflicts = new ArrayList<>();
-    private final UncommittedWork work = new UncommittedWork(Clock.systemUTC(), new SimpleMeterRegistry(),
-            Duration.ofMinutes(2));
+    private final MutableClock clock = new MutableClock();
+    private final UncommittedWork work = new UncommittedWork(clock, new SimpleMeterRegistry(), Duration.ofMinutes(2));
     private boolean fetched;
     private MockProcessorContext<Void, Void> context;
     private PendingAssignments pending;
@@ -45,7 +50,7 @@ class CommitPacerTests {
             return List.of();
         });
         context.addStateStore(pending);
-        writer = new CommitPacer(new CommitPacer.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3),
+        writer = new CommitPacer(new CommitPacer.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY),
                 partition -> {
                     askedPartitions.add(partition);
                     return fetched;
@@ -74,13 +79,82 @@ class CommitPacerTests {
     }
 
     @Test
-    void shouldAskToCommitAtTheNextCheckWhileEventsAreLive() {
-        process(UUID.randomUUID(), 1, NOW - 200);
-        assertThat(context.committed()).isFalse();
+    void shouldWriteLiveEventsAtEachCheckWithoutAskingToCommit() {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        process(first, 1, NOW - 200);
+        assertThat(flushed).isEmpty();
 
         check(NOW);
+        process(second, 1, NOW + 50, NOW + 50);
+        check(NOW + 100);
 
+        assertThat(flushed).extracting(batch -> batch.get(0).caseId()).containsExactly(first, second);
+        assertThat(context.committed()).as("the offsets wait for the live commit interval").isFalse();
+        assertThat(pending.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldAskToCommitOnceTheFirstWriteSinceTheLastCommitIsLiveCommitEveryOld() {
+        process(UUID.randomUUID(), 1, NOW);
+        check(NOW);
+        process(UUID.randomUUID(), 1, NOW + 500, NOW + 500);
+        check(NOW + 600);
+        check(NOW + 900);
+        assertThat(context.committed()).as("written less than a live commit interval ago").isFalse();
+
+        check(NOW + 1_000);
+        assertThat(context.committed()).as("nothing new pending, but the first write is a second old").isTrue();
+
+        // When Kafka Streams prepares that commit (it flushes the store), the next write starts the wait anew
+        pending.flushCache();
+        context.resetCommit();
+        process(UUID.randomUUID(), 1, NOW + 1_050, NOW + 1_050);
+        check(NOW + 1_100);
+        check(NOW + 2_000);
+        assertThat(context.committed()).isFalse();
+        check(NOW + 2_100);
         assertThat(context.committed()).isTrue();
+        assertThat(flushed).hasSize(3);
+    }
+
+    @Test
+    void shouldCountALiveWriteAsUncommittedWhileTheTaskGoesOnUntilACommitIsPreparedAfterIt() {
+        Duration bound = Duration.ofSeconds(4);
+        process(UUID.randomUUID(), 1, NOW);
+        check(NOW);
+        clock.advance(Duration.ofSeconds(5));
+
+        // The task takes more events and is punctuated again: its first write is still not committed
+        process(UUID.randomUUID(), 1, NOW + 50, NOW + 50);
+        check(NOW + 100);
+        check(NOW + 200);
+        assertThat(work.stalled(bound)).as("written twice, committed never").hasSize(1);
+
+        // Kafka Streams prepares a commit, and the task is punctuated after it: the commit succeeded
+        pending.flushCache();
+        check(NOW + 300);
+        assertThat(work.stalled(bound)).isEmpty();
+    }
+
+    @Test
+    void shouldHandWhatPostgresqlRefusesInALiveWriteToTheDeadLetterRoute() {
+        UUID poisoned = UUID.randomUUID();
+        List<PendingEvent> deadLettered = new ArrayList<>();
+        PendingAssignments refusing = store((updates, events) -> updates.stream()
+                .filter(event -> event.update().caseId().equals(poisoned))
+                .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
+                        DatabaseRejection.INTEGRITY_VIOLATION, "23514", "refused")))
+                .toList());
+        refusing.routeRefusedTo(refused -> refused.forEach(r -> deadLettered.add(r.item())));
+        refusing.add(PendingEvent.of(AssignmentUpdate.changed(poisoned, "w", "s", 1), NOW));
+        refusing.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));
+
+        refusing.writeNow(NOW);
+
+        assertThat(deadLettered).extracting(event -> event.update().caseId()).containsExactly(poisoned);
+        assertThat(refusing.isEmpty()).isTrue();
+        assertThat(refusing.uncommittedWriteAt()).isEqualTo(NOW);
     }
 
     @Test

@@ -2,10 +2,8 @@ package org.caseassignments.projector.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -48,6 +46,49 @@ class UncommittedWorkTests {
     }
 
     @Test
+    void shouldKeepABatchWrittenBetweenCommitsUncommittedWhateverTheTaskDoesUntilACommitIsPreparedAfterIt() {
+        // Given a task that wrote a live batch ahead of its commit
+        UncommittedWork.Task task = work.open("0_1");
+        task.taken(1);
+        task.written();
+
+        // When it goes on taking events and being punctuated, without a commit
+        clock.advance(BOUND.plusSeconds(1));
+        task.confirmed();
+        task.taken(1);
+        task.written();
+        task.confirmed();
+
+        // Then the written batch still waits for its offsets: it is as old as its first event
+        assertThat(work.stalled(BOUND)).extracting(UncommittedWork.Stalled::age)
+                .containsExactly(BOUND.plusSeconds(1));
+
+        // And once a commit was prepared after it, and the task then did something, it is committed
+        task.flushed();
+        assertThat(work.stalled(BOUND)).as("prepared, the commit not yet known to have succeeded").hasSize(1);
+        task.confirmed();
+        assertThat(work.stalled(BOUND)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepTheAgeOfABatchWrittenBetweenCommitsWhenTheTaskClosesBeforeItsCommit() {
+        UncommittedWork.Task first = work.open("0_1");
+        first.taken(2);
+        first.written();
+        work.close(first);
+        clock.advance(Duration.ofSeconds(130));
+
+        UncommittedWork.Task again = work.open("0_1");
+
+        assertThat(work.stalled(BOUND)).extracting(UncommittedWork.Stalled::age).containsExactly(Duration.ofSeconds(130));
+        assertThat(registry.get("case_assignments.commit.failures").counter().count()).isEqualTo(1);
+        again.taken(1);
+        again.flushed();
+        again.confirmed();
+        assertThat(work.stalled(BOUND)).isEmpty();
+    }
+
+    @Test
     void shouldKeepTheAgeOfATaskWhoseCommitFailedAcrossItsReopening() {
         // Given a task that wrote its batch, and whose commit then failed: its instance closes unconfirmed
         UncommittedWork.Task first = work.open("0_1");
@@ -83,28 +124,5 @@ class UncommittedWorkTests {
         assertThat(work.stalled(BOUND)).isEmpty();
         assertThat(registry.find("case_assignments.pending.cases").gauges()).isEmpty();
         assertThat(registry.get("case_assignments.commit.failures").counter().count()).as("only the moved one").isEqualTo(1);
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2026-11-30T12:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

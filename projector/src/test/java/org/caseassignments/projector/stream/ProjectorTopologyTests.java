@@ -77,7 +77,8 @@ class ProjectorTopologyTests {
     Path stateDir;
 
     private static final CommitPacer.Pacing PACING =
-            new CommitPacer.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000);
+            new CommitPacer.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
+                    Duration.ofSeconds(1));
 
     /** What the PostgreSQL stage was given, one list per flush. */
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
