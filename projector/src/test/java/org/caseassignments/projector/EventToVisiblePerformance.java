@@ -38,7 +38,9 @@ import org.postgresql.PGNotification;
  * the same batch is never written (the batch keeps the newest per case); it is counted as superseded,
  * and the newer revision's latency stands for it.
  * <p>
- * System properties: {@code rate} (1000 events/s), {@code cases} (10000), {@code seconds} (60),
+ * The measured events follow {@code warmup} seconds of the same stream, unmeasured, so that the measurement
+ * meets a projector that has been running (its code compiled), not a JVM that just started.
+ * System properties: {@code rate} (1000 events/s), {@code cases} (10000), {@code seconds} (60), {@code warmup} (60),
  * {@code partitions} (3), and any {@code projector.*} setting, e.g. {@code -Dprojector.sink.check-every=20ms}.
  */
 public final class EventToVisiblePerformance {
@@ -52,6 +54,7 @@ public final class EventToVisiblePerformance {
         int rate = Integer.getInteger("rate", 1000);
         int cases = Integer.getInteger("cases", 10_000);
         int seconds = Integer.getInteger("seconds", 60);
+        int warmup = Integer.getInteger("warmup", 60);
         int partitions = Integer.getInteger("partitions", 3);
         Random random = new Random(Long.getLong("seed", 1));
         List<UUID> caseIds = new ArrayList<>();
@@ -98,15 +101,24 @@ public final class EventToVisiblePerformance {
             producer.flush();
             awaitVisible(visibleAt, caseIds, 0, Duration.ofSeconds(120));
             visibleAt.clear();
-            System.out.printf("%,d cases created and visible; now %,d events/s for %d s%n", cases, rate, seconds);
+            System.out.printf("%,d cases created and visible; now %,d events/s for %d s unmeasured (warm-up), then %d s%n",
+                    cases, rate, warmup, seconds);
 
             long[] revisions = new long[cases];
-            ProjectorPerformance.Cpu cpuBefore = ProjectorPerformance.Cpu.now(db.name());
-            double commitsBefore = commits(projector);
-            long start = System.nanoTime();
+            ProjectorPerformance.Cpu cpuBefore = null;
+            double commitsBefore = 0;
+            long warmupEvents = (long) rate * warmup;
             long total = (long) rate * seconds;
-            for (long n = 0; n < total; n++) {
-                long due = start + n * 1_000_000_000L / rate;
+            long begin = System.nanoTime();
+            long start = begin;
+            for (long n = 0; n < warmupEvents + total; n++) {
+                if (n == warmupEvents) {
+                    // the measurement starts on a projector that has been running at this rate
+                    cpuBefore = ProjectorPerformance.Cpu.now(db.name());
+                    commitsBefore = commits(projector);
+                    start = System.nanoTime();
+                }
+                long due = begin + n * 1_000_000_000L / rate;
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
                     java.util.concurrent.locks.LockSupport.parkNanos(wait);
@@ -115,8 +127,10 @@ public final class EventToVisiblePerformance {
                 UUID caseId = caseIds.get(c);
                 SpecificRecord event = CaseEvents.changed(caseId, ++revisions[c])
                         .worker("worker-" + random.nextInt(5000)).build();
-                occurredAt.put(caseId + " " + revisions[c],
-                        ((org.caseassignments.schemas.events.CaseAssignmentChanged) event).getOccurredAt().toEpochMilli());
+                if (n >= warmupEvents) {
+                    occurredAt.put(caseId + " " + revisions[c],
+                            ((org.caseassignments.schemas.events.CaseAssignmentChanged) event).getOccurredAt().toEpochMilli());
+                }
                 send(producer, topics, caseId, event);
             }
             producer.flush();
