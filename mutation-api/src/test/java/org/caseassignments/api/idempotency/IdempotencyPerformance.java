@@ -1,17 +1,10 @@
 package org.caseassignments.api.idempotency;
 
-import java.io.BufferedInputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -20,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 
 import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.KeepAliveHttp;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.api.testsupport.WarmUp;
@@ -112,31 +106,29 @@ public final class IdempotencyPerformance {
             int client = i;
             new Thread(() -> {
                 int n = 0;
-                Connection http = null;
+                KeepAliveHttp http = null;
                 try {
                     while (System.nanoTime() < end && n < mine.length - 1) {
-                        if (http == null || http.closed) {
-                            if (http != null) {
-                                http.close();
-                            }
-                            http = new Connection(port);
+                        if (http == null) {
+                            http = KeepAliveHttp.open(port);
                         }
                         boolean key = withKey == null ? n % 2 == 0 : withKey;
                         long t0 = System.nanoTime();
-                        int status = http.post("/cases/" + cases.get(client) + "/kinship-options", token,
-                                key ? UUID.randomUUID().toString() : null, BODY);
+                        KeepAliveHttp.Response response = http.exchange("POST", "/cases/" + cases.get(client)
+                                + "/kinship-options", token, key ? Map.of(Idempotency.HEADER, UUID.randomUUID().toString())
+                                : Map.of(), BODY);
                         mine[n++] = (System.nanoTime() - t0) / 1000;
-                        outcomes.merge(String.valueOf(status), 1L, Long::sum);
+                        outcomes.merge(String.valueOf(response.status()), 1L, Long::sum);
+                        if (response.closes()) {
+                            http.close();
+                            http = null;
+                        }
                     }
                 } catch (IOException e) {
                     outcomes.merge("io-error", 1L, Long::sum);
                 } finally {
                     if (http != null) {
-                        try {
-                            http.close();
-                        } catch (IOException ignored) {
-                            // the run is over
-                        }
+                        http.close();
                     }
                     mine[mine.length - 1] = n;
                     done.countDown();
@@ -149,71 +141,5 @@ public final class IdempotencyPerformance {
         Result result = new Result(name, all, new TreeMap<>(outcomes), elapsed);
         System.out.println(result);
         return result;
-    }
-
-    /** Keep-alive HTTP/1.1 with TCP_NODELAY and one write per request (see PatchPerformance for why). */
-    private static final class Connection implements AutoCloseable {
-        private final Socket socket;
-        private final InputStream in;
-        private final OutputStream out;
-        /** Tomcat closes a keep-alive connection after its 100th request and says so. */
-        private boolean closed;
-
-        Connection(int port) throws IOException {
-            socket = new Socket("localhost", port);
-            socket.setTcpNoDelay(true);
-            in = new BufferedInputStream(socket.getInputStream());
-            out = socket.getOutputStream();
-        }
-
-        int post(String path, String token, String key, String json) throws IOException {
-            byte[] body = json.getBytes(StandardCharsets.UTF_8);
-            StringBuilder head = new StringBuilder("POST ").append(path).append(" HTTP/1.1\r\nHost: localhost\r\n")
-                    .append("Authorization: Bearer ").append(token).append("\r\n")
-                    .append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
-            if (key != null) {
-                head.append("Idempotency-Key: ").append(key).append("\r\n");
-            }
-            byte[] start = head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
-            byte[] message = Arrays.copyOf(start, start.length + body.length);
-            System.arraycopy(body, 0, message, start.length, body.length);
-            out.write(message);
-            out.flush();
-            int status = Integer.parseInt(line().split(" ")[1]);
-            Map<String, String> headers = new java.util.HashMap<>();
-            for (String line = line(); !line.isEmpty(); line = line()) {
-                int colon = line.indexOf(':');
-                headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
-            }
-            closed = "close".equalsIgnoreCase(headers.get("connection"));
-            if (headers.containsKey("content-length")) {
-                in.readNBytes(Integer.parseInt(headers.get("content-length")));
-            } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-                for (int size = Integer.parseInt(line(), 16); size > 0; size = Integer.parseInt(line(), 16)) {
-                    in.readNBytes(size);
-                    line();
-                }
-                line();
-            }
-            return status;
-        }
-
-        private String line() throws IOException {
-            StringBuilder line = new StringBuilder();
-            for (int c = in.read(); c != '\n'; c = in.read()) {
-                if (c < 0) {
-                    throw new EOFException("connection closed");
-                }
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-            }
-            return line.toString();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
     }
 }

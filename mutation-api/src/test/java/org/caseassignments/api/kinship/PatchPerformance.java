@@ -28,6 +28,7 @@ import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.TestETags;
+import org.caseassignments.api.testsupport.KeepAliveHttp;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.api.testsupport.WarmUp;
 import org.caseassignments.api.write.GuardedUpdate;
@@ -252,11 +253,11 @@ public final class PatchPerformance {
 
     private static Client readClient(int port) {
         String token = TestTokens.caseworker("w-1").token();
-        Map<Integer, RawHttp> connections = new ConcurrentHashMap<>();
+        Map<Integer, KeepAliveHttp> connections = new ConcurrentHashMap<>();
         return i -> {
-            RawHttp http = connections.computeIfAbsent(i, ignored -> RawHttp.open(port));
-            RawHttp.Response response = http.exchange("GET", "/placements/" + placement(i + 1), token, null, null);
-            if ("close".equalsIgnoreCase(response.header("connection"))) {
+            KeepAliveHttp http = connections.computeIfAbsent(i, ignored -> KeepAliveHttp.open(port));
+            KeepAliveHttp.Response response = http.exchange("GET", "/placements/" + placement(i + 1), token, Map.of(), null);
+            if (response.closes()) {
                 connections.remove(i).close();
             }
             return String.valueOf(response.status());
@@ -276,24 +277,24 @@ public final class PatchPerformance {
 
     private static Client httpClient(int port, boolean contended) {
         String token = TestTokens.caseworker("w-1").token();
-        Map<Integer, RawHttp> connections = new ConcurrentHashMap<>();
+        Map<Integer, KeepAliveHttp> connections = new ConcurrentHashMap<>();
         Map<Integer, String> etags = new ConcurrentHashMap<>();
         AtomicLong counter = new AtomicLong();
         return i -> {
-            RawHttp http = connections.computeIfAbsent(i, ignored -> RawHttp.open(port));
+            KeepAliveHttp http = connections.computeIfAbsent(i, ignored -> KeepAliveHttp.open(port));
             String path = "/kinship-options/" + (contended ? CONTENDED : row(i + 1));
             String etag = etags.get(i);
             if (etag == null) {
-                RawHttp.Response read = http.exchange("GET", path, token, null, null);
+                KeepAliveHttp.Response read = http.exchange("GET", path, token, Map.of(), null);
                 etag = read.header("etag");
-                if ("close".equalsIgnoreCase(read.header("connection"))) {
+                if (read.closes()) {
                     connections.remove(i).close();
-                    http = connections.computeIfAbsent(i, ignored -> RawHttp.open(port));
+                    http = connections.computeIfAbsent(i, ignored -> KeepAliveHttp.open(port));
                 }
             }
-            RawHttp.Response response = http.exchange("PATCH", path, token, etag,
+            KeepAliveHttp.Response response = http.exchange("PATCH", path, token, etag == null ? Map.of() : Map.of("If-Match", etag),
                     "{\"relative_name\": \"Relative " + counter.incrementAndGet() + "\"}");
-            if ("close".equalsIgnoreCase(response.header("connection"))) {
+            if (response.closes()) {
                 connections.remove(i).close();
             }
             if (response.status() == 200) {
@@ -303,94 +304,6 @@ public final class PatchPerformance {
             }
             return String.valueOf(response.status());
         };
-    }
-
-    /**
-     * A minimal keep-alive HTTP/1.1 client: one write per request with TCP_NODELAY, so the measurement
-     * is the server's and not a client's Nagle/delayed-ACK stall (the JDK client sends headers and
-     * body as separate segments, which cost ~40 ms per request on loopback).
-     */
-    private static final class RawHttp implements AutoCloseable {
-        record Response(int status, Map<String, String> headers) {
-            String header(String name) {
-                return headers.get(name);
-            }
-        }
-
-        private final java.net.Socket socket;
-        private final java.io.BufferedInputStream in;
-        private final java.io.OutputStream out;
-
-        private RawHttp(java.net.Socket socket) throws IOException {
-            this.socket = socket;
-            this.in = new java.io.BufferedInputStream(socket.getInputStream());
-            this.out = socket.getOutputStream();
-        }
-
-        static RawHttp open(int port) {
-            try {
-                java.net.Socket socket = new java.net.Socket("localhost", port);
-                socket.setTcpNoDelay(true);
-                return new RawHttp(socket);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-
-        Response exchange(String method, String path, String token, String ifMatch, String json) throws IOException {
-            byte[] body = json == null ? new byte[0] : json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            StringBuilder request = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n")
-                    .append("Host: localhost\r\nAuthorization: Bearer ").append(token).append("\r\n");
-            if (ifMatch != null) {
-                request.append("If-Match: ").append(ifMatch).append("\r\n");
-            }
-            if (json != null) {
-                request.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
-            }
-            byte[] head = request.append("\r\n").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            byte[] message = Arrays.copyOf(head, head.length + body.length);
-            System.arraycopy(body, 0, message, head.length, body.length);
-            out.write(message);
-            out.flush();
-            int status = Integer.parseInt(line().split(" ")[1]);
-            Map<String, String> headers = new java.util.HashMap<>();
-            for (String line = line(); !line.isEmpty(); line = line()) {
-                int colon = line.indexOf(':');
-                headers.put(line.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT), line.substring(colon + 1).trim());
-            }
-            if (headers.containsKey("content-length")) {
-                in.readNBytes(Integer.parseInt(headers.get("content-length")));
-            } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-                for (int size = Integer.parseInt(line(), 16); size > 0; size = Integer.parseInt(line(), 16)) {
-                    in.readNBytes(size);
-                    line();
-                }
-                line();
-            }
-            return new Response(status, headers);
-        }
-
-        private String line() throws IOException {
-            StringBuilder line = new StringBuilder();
-            for (int c = in.read(); c != '\n'; c = in.read()) {
-                if (c < 0) {
-                    throw new java.io.EOFException("connection closed");
-                }
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-            }
-            return line.toString();
-        }
-
-        @Override
-        public void close() {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // the benchmark is over
-            }
-        }
     }
 
     private static Result inProcess(KinshipOptions options, GuardedUpdate updates, String name, boolean gate)
