@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,7 @@ import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
 import org.caseassignments.store.DatabaseRejection;
 import org.caseassignments.store.Outcome;
+import org.caseassignments.store.SeenRevision;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.util.backoff.BackOff;
@@ -115,9 +117,13 @@ public final class BatchWriter {
         return writeEach(updates, Function.identity(), update -> null);
     }
 
-    /** Writes items as they were read, reduced to one per case first, as {@link #write(List)}. */
+    /**
+     * Writes items as they were read, reduced to one per case first, as {@link #write(List)}; every item's
+     * revision goes into its case's history, also those the reduction set aside.
+     */
     public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
         Map<UUID, T> byCase = new LinkedHashMap<>();
+        List<SeenRevision> setAside = new ArrayList<>();
         for (T item : items) {
             byCase.merge(update.apply(item).caseId(), item, (kept, candidate) -> {
                 AssignmentUpdate keptUpdate = update.apply(kept);
@@ -125,10 +131,13 @@ public final class BatchWriter {
                 if (BatchReduction.conflicting(keptUpdate, candidateUpdate)) {
                     conflict(metrics, candidateUpdate, "batch");
                 }
-                return BatchReduction.keep(keptUpdate, candidateUpdate) == candidateUpdate ? candidate : kept;
+                T survivor = BatchReduction.keep(keptUpdate, candidateUpdate) == candidateUpdate ? candidate : kept;
+                T other = survivor == kept ? candidate : kept;
+                setAside.add(new SeenRevision(update.apply(other), occurredAt.apply(other)));
+                return survivor;
             });
         }
-        return write(new ArrayList<>(byCase.values()), update, occurredAt, items.size());
+        return write(new ArrayList<>(byCase.values()), update, occurredAt, items.size(), setAside);
     }
 
     /**
@@ -140,16 +149,30 @@ public final class BatchWriter {
      */
     public <T> Written<T> write(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,
                                 int events) {
+        return write(items, update, occurredAt, events, List.of());
+    }
+
+    /**
+     * As {@link #write(List, Function, Function, int)}, recording {@code setAside} in the history too: revisions
+     * of the items' cases that a reduction before this writer dropped. Those of a case PostgreSQL refused are
+     * dropped with it.
+     */
+    public <T> Written<T> write(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,
+                                int events, List<SeenRevision> setAside) {
         if (items.isEmpty()) {
             return new Written<>(ApplyResult.NONE, List.of());
         }
+        Map<AssignmentUpdate, Instant> occurred = new IdentityHashMap<>(items.size());
+        items.forEach(item -> occurred.put(update.apply(item), occurredAt.apply(item)));
+        Map<UUID, List<SeenRevision>> setAsideByCase = new HashMap<>();
+        setAside.forEach(seen -> setAsideByCase.computeIfAbsent(seen.update().caseId(), c -> new ArrayList<>()).add(seen));
         BackOffExecution waits = null;
         while (true) {
             long start = System.nanoTime();
             try {
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
                         updates -> transaction.execute(status -> {
-                            ApplyResult applied = writer.apply(updates);
+                            ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
                             if (rollBack) {
                                 status.setRollbackOnly();
                             }
@@ -171,6 +194,21 @@ public final class BatchWriter {
                 pause(wait, events);
             }
         }
+    }
+
+    /** The updates being written with when each occurred, and what was set aside for their cases. */
+    private static List<SeenRevision> seen(List<AssignmentUpdate> updates, Map<AssignmentUpdate, Instant> occurred,
+                                           Map<UUID, List<SeenRevision>> setAsideByCase) {
+        List<SeenRevision> seen = new ArrayList<>(updates.size());
+        for (AssignmentUpdate u : updates) {
+            seen.add(new SeenRevision(u, occurred.get(u)));
+        }
+        if (!setAsideByCase.isEmpty()) {
+            for (AssignmentUpdate u : updates) {
+                seen.addAll(setAsideByCase.getOrDefault(u.caseId(), List.of()));
+            }
+        }
+        return seen;
     }
 
     /**

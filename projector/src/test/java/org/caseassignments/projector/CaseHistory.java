@@ -26,6 +26,8 @@ final class CaseHistory {
     final List<SpecificRecord> deliveries;
     /** The final assignment of each case. */
     final Map<UUID, ProjectionRows.Assignment> oracle;
+    /** Every revision of each case the events hold: what the case's history must record, once each. */
+    final Map<UUID, Map<Long, ProjectionRows.Assignment>> revisions = new HashMap<>();
     private final Map<UUID, List<String>> entityRowsByCase;
     private final List<UUID> placeholders;
 
@@ -36,6 +38,18 @@ final class CaseHistory {
         this.oracle = oracle;
         this.entityRowsByCase = entityRowsByCase;
         this.placeholders = placeholders;
+        for (SpecificRecord event : deliveries) {
+            ProjectionRows.Assignment assignment = event instanceof org.caseassignments.schemas.events.CaseCreated created
+                    ? new ProjectionRows.Assignment(created.getAssignedWorkerSub(), created.getSupervisorSub(), 0)
+                    : assignmentOf((org.caseassignments.schemas.events.CaseAssignmentChanged) event);
+            revisions.computeIfAbsent(UUID.fromString(CaseEvents.caseIdOf(event)), c -> new java.util.TreeMap<>())
+                    .putIfAbsent(assignment.revision(), assignment);
+        }
+    }
+
+    private static ProjectionRows.Assignment assignmentOf(org.caseassignments.schemas.events.CaseAssignmentChanged changed) {
+        return new ProjectionRows.Assignment(changed.getAssignedWorkerSub(), changed.getSupervisorSub(),
+                changed.getAssignmentRevision());
     }
 
     /**

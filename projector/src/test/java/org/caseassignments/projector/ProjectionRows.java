@@ -62,6 +62,28 @@ final class ProjectionRows {
         assertThat(entityRowsOffOracle(jdbc, history.oracle)).as("entity rows for seed %d", history.seed).isEmpty();
     }
 
+    /** Waits until the history of the history's cases is every (case, revision) its events hold, once, first payload. */
+    static void awaitHistory(JdbcTemplate jdbc, CaseHistory history, Duration timeout) {
+        Awaitility.await("history of seed " + history.seed + " holding every revision")
+                .atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                .untilAsserted(() -> assertHistoryMatches(jdbc, history));
+    }
+
+    static void assertHistoryMatches(JdbcTemplate jdbc, CaseHistory history) {
+        java.util.Set<String> expected = new java.util.TreeSet<>();
+        history.revisions.forEach((caseId, entries) -> entries.values().forEach(entry -> expected.add(caseId + "@" + entry)));
+        List<String> stored = jdbc.query("""
+                SELECT case_id, assignment_revision, assigned_worker_sub, supervisor_sub
+                  FROM case_assignment_history WHERE case_id = ANY (?::uuid[])""", (rs, row) -> rs.getObject("case_id")
+                + "@" + new Assignment(rs.getString("assigned_worker_sub"), rs.getString("supervisor_sub"),
+                        rs.getLong("assignment_revision")),
+                (Object) history.revisions.keySet().stream().map(UUID::toString).toArray(String[]::new));
+        java.util.Set<String> missing = new java.util.TreeSet<>(expected);
+        stored.forEach(missing::remove);
+        assertThat(missing).as("history entries missing for seed %d (of %d)", history.seed, expected.size()).isEmpty();
+        assertThat(stored).as("history entries for seed %d", history.seed).hasSameSizeAs(expected);
+    }
+
     /** Every row of the projection and entity tables with its xmin: equal snapshots mean no row was written. */
     static List<Map<String, Object>> snapshotWithXmin(JdbcTemplate jdbc) {
         List<Map<String, Object>> rows = new java.util.ArrayList<>();

@@ -26,8 +26,8 @@ final class ProjectorHaltingAfterFirstWrite {
                 if (!(bean instanceof PendingAssignments.Flusher flusher)) {
                     return bean;
                 }
-                return (PendingAssignments.Flusher) (updates, events) -> {
-                    var refused = flusher.apply(updates, events);
+                return (PendingAssignments.Flusher) (updates, setAside, events) -> {
+                    var refused = flusher.apply(updates, setAside, events);
                     System.out.printf("halting after a committed batch of %d events (%d cases)%n", events,
                             updates.size());
                     System.out.flush();

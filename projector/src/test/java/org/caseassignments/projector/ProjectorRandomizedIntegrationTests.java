@@ -12,7 +12,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Randomized histories through the real broker into the real database: the projection and the
- * entity rows end equal to an oracle computed from the events alone, whatever the delivery order.
+ * entity rows end equal to an oracle computed from the events alone, whatever the delivery order, and the
+ * history holds every revision the events hold, once.
  */
 class ProjectorRandomizedIntegrationTests {
 
@@ -44,5 +45,6 @@ class ProjectorRandomizedIntegrationTests {
         }
 
         ProjectionRows.awaitOracle(jdbc, history, Duration.ofSeconds(60));
+        ProjectionRows.awaitHistory(jdbc, history, Duration.ofSeconds(60));
     }
 }

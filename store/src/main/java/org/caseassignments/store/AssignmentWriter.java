@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -148,6 +149,21 @@ public class AssignmentWriter {
     }
 
     /**
+     * The history: every revision given, in (case, revision) order so that two writers recording the same
+     * entries never wait on each other in a cycle; the first payload of a revision stays. A statement of its
+     * own after the upsert, so it never holds a history key while waiting for a projection row lock.
+     */
+    private static final String RECORD_HISTORY = """
+            INSERT INTO case_assignment_history
+                   (case_id, assignment_revision, assigned_worker_sub, supervisor_sub, jurisdiction, occurred_at)
+            SELECT h.case_id, h.revision, h.worker, h.supervisor, h.jurisdiction, h.occurred_at
+              FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[]::timestamptz[]) WITH ORDINALITY
+                   AS h(case_id, worker, supervisor, revision, jurisdiction, occurred_at, position)
+             ORDER BY h.case_id, h.revision, h.position
+            ON CONFLICT (case_id, assignment_revision) DO NOTHING
+            """;
+
+    /**
      * Seq scans are off while the upsert is planned, so its per-row lookup by key never becomes a scan of
      * the projection (statistics of an empty table), and on again for the entity rows, where a scan of a small
      * table can be the cheaper plan. Why and what it measured: decision 8
@@ -189,10 +205,19 @@ public class AssignmentWriter {
 
     /**
      * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
-     * projection rows in case-id order, then brings the entity rows of the moved cases along.
-     * All updates of one call must share one guard. The result tells each case's {@link Outcome}.
+     * projection rows in case-id order, then brings the entity rows of the moved cases along, and records every
+     * update given in the cases' history. All updates of one call must share one guard. The result tells each
+     * case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
+        return apply(updates, SeenRevision.of(updates));
+    }
+
+    /**
+     * As {@link #apply(List)}, recording {@code seen} in the history instead of the updates alone: the updates
+     * with when each occurred, and the revisions a caller's own reduction set aside before this batch.
+     */
+    public ApplyResult apply(List<AssignmentUpdate> updates, List<SeenRevision> seen) {
         if (updates.isEmpty()) {
             return ApplyResult.NONE;
         }
@@ -246,6 +271,7 @@ public class AssignmentWriter {
         Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
         int[] placements = followed.getOrDefault("placements", new int[2]);
         int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
+        recordHistory(seen);
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
                 ordered);
     }
@@ -278,6 +304,41 @@ public class AssignmentWriter {
         });
         return new int[] {counts.getOrDefault("placements", new int[2])[0],
                 counts.getOrDefault("kinship_options", new int[2])[0]};
+    }
+
+    private void recordHistory(List<SeenRevision> seen) {
+        if (seen.isEmpty()) {
+            return;
+        }
+        int n = seen.size();
+        Object[] caseIds = new Object[n];
+        Object[] workers = new Object[n];
+        Object[] supervisors = new Object[n];
+        Object[] revisions = new Object[n];
+        Object[] jurisdictions = new Object[n];
+        Object[] occurredAt = new Object[n];
+        for (int i = 0; i < n; i++) {
+            AssignmentUpdate u = seen.get(i).update();
+            caseIds[i] = u.caseId();
+            workers[i] = u.assignedWorkerSub();
+            supervisors[i] = u.supervisorSub();
+            revisions[i] = u.revision();
+            jurisdictions[i] = u.jurisdiction();
+            Instant at = seen.get(i).occurredAt();
+            occurredAt[i] = at == null ? null : at.toString();
+        }
+        jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(RECORD_HISTORY)) {
+                ps.setArray(1, connection.createArrayOf("uuid", caseIds));
+                ps.setArray(2, connection.createArrayOf("text", workers));
+                ps.setArray(3, connection.createArrayOf("text", supervisors));
+                ps.setArray(4, connection.createArrayOf("bigint", revisions));
+                ps.setArray(5, connection.createArrayOf("text", jurisdictions));
+                ps.setArray(6, connection.createArrayOf("text", occurredAt));
+                ps.executeUpdate();
+            }
+            return null;
+        });
     }
 
     /** @return per entity table: {updated rows, of which healed} */

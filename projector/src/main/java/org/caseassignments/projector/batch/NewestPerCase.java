@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.caseassignments.store.AssignmentUpdate;
@@ -27,6 +28,7 @@ final class NewestPerCase<T> {
 
     private final Function<T, AssignmentUpdate> updateOf;
     private final BiConsumer<T, T> conflicts;
+    private final Consumer<T> setAside;
     private long[] slots;
     private Object[] items;
     private int shift;
@@ -37,8 +39,17 @@ final class NewestPerCase<T> {
      *                  with another assignment ({@link BatchReduction#conflicting})
      */
     NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts) {
+        this(updateOf, conflicts, item -> { });
+    }
+
+    /**
+     * @param setAside told each item that stops being, or never becomes, its case's kept item at another
+     *                 revision than the kept one's: the revisions the case's history still records
+     */
+    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts, Consumer<T> setAside) {
         this.updateOf = updateOf;
         this.conflicts = conflicts;
+        this.setAside = setAside;
         allocate(MIN_CAPACITY);
     }
 
@@ -61,8 +72,13 @@ final class NewestPerCase<T> {
             }
             if (slots[at] == high && slots[at + 1] == low) {
                 if (BatchReduction.candidateWins(update.guard(), storedRevision, update.revision())) {
+                    if (storedRevision != update.revision()) {
+                        setAside.accept(item(slot));
+                    }
                     put(slot, high, low, update.revision(), item);
-                } else if (storedRevision == update.revision()) {
+                } else if (storedRevision != update.revision()) {
+                    setAside.accept(item);
+                } else {
                     T kept = item(slot);
                     if (BatchReduction.conflicting(updateOf.apply(kept), update)) {
                         conflicts.accept(kept, item);

@@ -1,5 +1,6 @@
 package org.caseassignments.projector.batch;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.SeenRevision;
 
 /**
  * A task's accepted events not yet in PostgreSQL, reduced to one per case by {@link BatchReduction}'s rule
@@ -43,7 +45,9 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
      */
     @FunctionalInterface
     public interface Flusher {
-        List<BatchIsolation.Refused<PendingEvent>> apply(List<PendingEvent> pending, int events);
+        /** @param setAside the revisions of pending cases that newer ones replaced, for the cases' history */
+        List<BatchIsolation.Refused<PendingEvent>> apply(List<PendingEvent> pending, List<SeenRevision> setAside,
+                                                         int events);
     }
 
     /** Says in the topology's description what the store stands for: the step that writes PostgreSQL. */
@@ -55,6 +59,8 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     private final Flusher flusher;
     private final UncommittedWork work;
     private final NewestPerCase<PendingEvent> byCase;
+    /** Only the update and its time of what {@link #byCase} sets aside: the record itself is never needed again. */
+    private final List<SeenRevision> setAside = new ArrayList<>();
     private Consumer<List<BatchIsolation.Refused<PendingEvent>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
@@ -64,7 +70,8 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     PendingAssignments(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
         this.flusher = flusher;
         this.work = work;
-        this.byCase = new NewestPerCase<>(PendingEvent::update, (kept, dropped) -> conflicts.dropped(dropped.update()));
+        this.byCase = new NewestPerCase<>(PendingEvent::update, (kept, dropped) -> conflicts.dropped(dropped.update()),
+                event -> setAside.add(new SeenRevision(event.update(), event.occurredAt())));
     }
 
     /**
@@ -142,7 +149,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         if (byCase.isEmpty()) {
             return false;
         }
-        List<BatchIsolation.Refused<PendingEvent>> refused = flusher.apply(byCase.values(), events);
+        List<BatchIsolation.Refused<PendingEvent>> refused = flusher.apply(byCase.values(), setAside, events);
         if (!refused.isEmpty()) {
             if (refusedRoute == null) {
                 throw new IllegalStateException(refused.size() + " events refused by PostgreSQL and no dead-letter route; "
@@ -151,6 +158,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
             refusedRoute.accept(refused);
         }
         byCase.clear();
+        setAside.clear();
         events = 0;
         LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();
         return true;
@@ -165,6 +173,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     @Override
     public void clearCache() {
         byCase.clear();
+        setAside.clear();
         events = 0;
         uncommittedWriteAt = 0;
         task.discarded();
@@ -202,6 +211,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     @Override
     public void close() {
         byCase.clear();
+        setAside.clear();
         events = 0;
         uncommittedWriteAt = 0;
         if (task != null) {

@@ -56,7 +56,8 @@ public class SinkConfiguration {
 
     @Bean
     PendingAssignments.Flusher projectionFlusher(BatchWriter writer) {
-        return (pending, events) -> writer.write(pending, PendingEvent::update, PendingEvent::occurredAt, events).refused();
+        return (pending, setAside, events) -> writer.write(pending, PendingEvent::update, PendingEvent::occurredAt, events,
+                setAside).refused();
     }
 
     /**

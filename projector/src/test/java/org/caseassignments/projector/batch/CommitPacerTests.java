@@ -44,7 +44,7 @@ class CommitPacerTests {
 
     private void init(Duration quietAfter) {
         context = new MockProcessorContext<>();
-        pending = store((updates, events) -> {
+        pending = store((updates, setAside, events) -> {
             flushed.add(updates.stream().map(PendingEvent::update).toList());
             flushedEvents.add(events);
             return List.of();
@@ -141,7 +141,7 @@ class CommitPacerTests {
     void shouldHandWhatPostgresqlRefusesInALiveWriteToTheDeadLetterRoute() {
         UUID poisoned = UUID.randomUUID();
         List<PendingEvent> deadLettered = new ArrayList<>();
-        PendingAssignments refusing = store((updates, events) -> updates.stream()
+        PendingAssignments refusing = store((updates, setAside, events) -> updates.stream()
                 .filter(event -> event.update().caseId().equals(poisoned))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
                         DatabaseRejection.INTEGRITY_VIOLATION, "23514", "refused")))
@@ -202,7 +202,7 @@ class CommitPacerTests {
     @Test
     void shouldNotTakeTheTimeItsThreadSpentWritingABatchForAQuietInput() {
         long realNow = System.currentTimeMillis();
-        PendingAssignments other = store((updates, events) -> List.of());
+        PendingAssignments other = store((updates, setAside, events) -> List.of());
         process(UUID.randomUUID(), 1, realNow - 60_000, realNow - 1_000);
         other.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), realNow));
         other.flushCache(); // another task on this thread writes a batch, ending about now
@@ -256,7 +256,7 @@ class CommitPacerTests {
 
     @Test
     void shouldKeepWhatIsPendingWhenTheFlushFailsSoTheTaskCommitsNothing() {
-        PendingAssignments failing = store((updates, events) -> {
+        PendingAssignments failing = store((updates, setAside, events) -> {
             throw new IllegalStateException("database away");
         });
         failing.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));

@@ -49,6 +49,7 @@ import org.caseassignments.projector.batch.CommitPacer;
 import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
+import org.caseassignments.store.SeenRevision;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.testkit.CaseEvents;
@@ -86,7 +87,7 @@ class ProjectorTopologyTests {
     private final java.util.Set<UUID> refusedCases = new java.util.HashSet<>();
     private final UncommittedWork work = new UncommittedWork(java.time.Clock.systemUTC(), registry, Duration.ofMinutes(2));
 
-    private List<BatchIsolation.Refused<PendingEvent>> flush(List<PendingEvent> pending, int events) {
+    private List<BatchIsolation.Refused<PendingEvent>> flush(List<PendingEvent> pending, List<SeenRevision> setAside, int events) {
         flushed.add(pending.stream().map(PendingEvent::update).toList());
         return pending.stream().filter(event -> refusedCases.contains(event.update().caseId()))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
