@@ -172,6 +172,12 @@ public class AssignmentWriter {
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_seqscan = off";
     private static final String PLANNER_DEFAULTS = "SET LOCAL enable_seqscan = on";
 
+    /**
+     * Notified in the transaction of every batch that moved a row of the live projection, so PostgreSQL delivers it
+     * at commit: readers waiting for a revision (the mutation API's {@code min_revision}) look again then.
+     */
+    public static final String MOVED_CHANNEL = "case_assignments_moved";
+
     /** The live projection's table. */
     public static final String PROJECTION = "case_assignments";
 
@@ -271,7 +277,7 @@ public class AssignmentWriter {
         Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
         int[] placements = followed.getOrDefault("placements", new int[2]);
         int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
-        recordHistory(seen);
+        recordHistory(seen, followEntities && !moved.isEmpty());
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
                 ordered);
     }
@@ -306,10 +312,8 @@ public class AssignmentWriter {
                 counts.getOrDefault("kinship_options", new int[2])[0]};
     }
 
-    private void recordHistory(List<SeenRevision> seen) {
-        if (seen.isEmpty()) {
-            return;
-        }
+    /** Records the history, and announces a move of the live projection in the same round trip. */
+    private void recordHistory(List<SeenRevision> seen, boolean announceMove) {
         int n = seen.size();
         Object[] caseIds = new Object[n];
         Object[] workers = new Object[n];
@@ -328,14 +332,15 @@ public class AssignmentWriter {
             occurredAt[i] = at == null ? null : at.toString();
         }
         jdbc.execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(RECORD_HISTORY)) {
+            try (PreparedStatement ps = connection.prepareStatement(announceMove
+                    ? RECORD_HISTORY + ";\nNOTIFY " + MOVED_CHANNEL : RECORD_HISTORY)) {
                 ps.setArray(1, connection.createArrayOf("uuid", caseIds));
                 ps.setArray(2, connection.createArrayOf("text", workers));
                 ps.setArray(3, connection.createArrayOf("text", supervisors));
                 ps.setArray(4, connection.createArrayOf("bigint", revisions));
                 ps.setArray(5, connection.createArrayOf("text", jurisdictions));
                 ps.setArray(6, connection.createArrayOf("text", occurredAt));
-                ps.executeUpdate();
+                ps.execute();
             }
             return null;
         });

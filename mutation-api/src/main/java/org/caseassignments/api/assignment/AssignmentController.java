@@ -1,18 +1,36 @@
 package org.caseassignments.api.assignment;
 
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
+import org.caseassignments.api.problem.ProblemWriter;
 import org.caseassignments.api.security.Caller;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The projection row of a case, for callers of the case's jurisdiction whose ruleset lets them read
- * {@code case_assignment}. A case that is not known yet has no jurisdiction, so it is denied like any
- * other record the caller may not read.
+ * The projection row of a case, and its history, for callers of the case's jurisdiction whose ruleset lets
+ * them read {@code case_assignment}. A case that is not known yet has no jurisdiction, so it is denied like any
+ * other record the caller may not read. Every read is authorized against the case's current row, also a read
+ * of its history (decision 32).
  */
 @RestController
 class AssignmentController {
@@ -21,19 +39,174 @@ class AssignmentController {
     record AssignmentResponse(UUID caseId, String assignedWorkerSub, String supervisorSub, long assignmentRevision) {
     }
 
+    /** One revision of a case's assignment: when the case service committed it, and when the projection saw it. */
+    record HistoryEntryResponse(UUID caseId, String assignedWorkerSub, String supervisorSub, long assignmentRevision,
+                                Instant occurredAt, Instant recordedAt) {
+
+        static HistoryEntryResponse of(AssignmentHistory.Entry entry) {
+            return new HistoryEntryResponse(entry.caseId(), entry.assignedWorkerSub(), entry.supervisorSub(),
+                    entry.revision(), entry.occurredAt(), entry.appliedAt());
+        }
+    }
+
+    /** One page of a case's history, newest first; {@code next_cursor} is null on the last page. */
+    record HistoryPage(List<HistoryEntryResponse> items, String nextCursor) {
+    }
+
+    private static final int DEFAULT_LIMIT = 100;
+    /** The times PostgreSQL's timestamptz holds, and more: a time outside them is a 400, not a database error. */
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
     private final CaseAssignments assignments;
+    private final AssignmentHistory history;
+    private final ProjectionWaits waits;
+    private final AssignmentProperties properties;
     private final PolicyEngine policy;
 
-    AssignmentController(CaseAssignments assignments, PolicyEngine policy) {
+    AssignmentController(CaseAssignments assignments, AssignmentHistory history, ProjectionWaits waits,
+                         AssignmentProperties properties, PolicyEngine policy) {
         this.assignments = assignments;
+        this.history = history;
+        this.waits = waits;
+        this.properties = properties;
         this.policy = policy;
     }
 
+    @Operation(summary = "A case's assignment: now, once the projection reached a revision, or as it was")
+    @ApiResponse(responseCode = "200", description = "The assignment now (AssignmentResponse), or in force at as_of or "
+            + "as_of_revision (HistoryEntryResponse)", content = @Content(mediaType = "application/json",
+            schema = @Schema(oneOf = {AssignmentResponse.class, HistoryEntryResponse.class})))
+    @ApiResponse(responseCode = "409", description = "PROJECTION_BEHIND: the projection had not reached min_revision "
+            + "when the wait ended (current_revision, min_revision; Retry-After)", content = @Content(
+            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")))
     @GetMapping("/cases/{caseId}/assignment")
-    AssignmentResponse get(Caller caller, @PathVariable UUID caseId) {
-        CaseAssignment assignment = assignments.read(caseId);
+    CompletableFuture<ResponseEntity<Object>> get(Caller caller, @PathVariable UUID caseId,
+                                                  @RequestParam(name = "min_revision", required = false) Long minRevision,
+                                                  @RequestParam(name = "wait", required = false) String wait,
+                                                  @RequestParam(name = "as_of", required = false) String asOf,
+                                                  @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
+        if (asOf != null && asOfRevision != null) {
+            throw ApiProblem.invalidField("as_of_revision", "give as_of or as_of_revision, not both");
+        }
+        boolean past = asOf != null || asOfRevision != null;
+        if (past && (minRevision != null || wait != null)) {
+            throw ApiProblem.invalidField(minRevision != null ? "min_revision" : "wait",
+                    "waits for the current assignment only; not with as_of or as_of_revision");
+        }
+        if (asOf != null) {
+            Instant time = time("as_of", asOf);
+            return CompletableFuture.completedFuture(ResponseEntity.ok(inForce(caller, caseId,
+                    history.asOf(caseId, time).orElse(null), "at " + time)));
+        }
+        if (asOfRevision != null) {
+            long revision = revision("as_of_revision", asOfRevision);
+            return CompletableFuture.completedFuture(ResponseEntity.ok(inForce(caller, caseId,
+                    history.asOfRevision(caseId, revision).orElse(null), "at revision " + revision)));
+        }
+        Duration patience = ProjectionBehind.waitOf("wait", wait, properties.maxWait());
+        if (minRevision == null) {
+            if (wait != null) {
+                throw ApiProblem.invalidField("wait", "waits for min_revision; give min_revision too");
+            }
+            return CompletableFuture.completedFuture(ResponseEntity.ok(current(caller, caseId)));
+        }
+        long wanted = revision("min_revision", minRevision);
+        CaseAssignment now = assignments.read(caseId);
+        if (now.revision() >= wanted) {
+            return CompletableFuture.completedFuture(ResponseEntity.ok(authorized(caller, now)));
+        }
+        if (patience.isZero()) {
+            return CompletableFuture.completedFuture(behind(caller, now, wanted, patience));
+        }
+        return waits.await(caseId, wanted, patience).thenApply(reached -> {
+            CaseAssignment read = assignments.read(caseId);
+            return read.revision() >= wanted ? ResponseEntity.ok(authorized(caller, read)) : behind(caller, read, wanted, patience);
+        });
+    }
+
+    @Operation(summary = "Every revision of a case's assignment the projection has seen, newest first")
+    @GetMapping("/cases/{caseId}/assignment/history")
+    HistoryPage history(Caller caller, @PathVariable UUID caseId,
+                        @RequestParam(name = "cursor", required = false) String cursor,
+                        @RequestParam(name = "limit", required = false) Integer limit) {
+        int pageSize = limit == null ? Math.min(DEFAULT_LIMIT, properties.historyMaxPageSize()) : limit;
+        if (pageSize < 1 || pageSize > properties.historyMaxPageSize()) {
+            throw ApiProblem.invalidField("limit", "must be between 1 and " + properties.historyMaxPageSize());
+        }
+        long before = cursor == null ? Long.MAX_VALUE : decodeCursor(cursor);
+        current(caller, caseId);
+        List<AssignmentHistory.Entry> entries = history.page(caseId, before, pageSize + 1);
+        List<HistoryEntryResponse> items = entries.stream().limit(pageSize).map(HistoryEntryResponse::of).toList();
+        String next = entries.size() > pageSize ? encodeCursor(items.get(items.size() - 1).assignmentRevision()) : null;
+        return new HistoryPage(items, next);
+    }
+
+    private AssignmentResponse current(Caller caller, UUID caseId) {
+        return authorized(caller, assignments.read(caseId));
+    }
+
+    private AssignmentResponse authorized(Caller caller, CaseAssignment assignment) {
         policy.require(caller, Action.READ, assignment.resource());
-        return new AssignmentResponse(caseId, assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
-                assignment.revision());
+        return new AssignmentResponse(assignment.caseId(), assignment.pair().assignedWorkerSub(),
+                assignment.pair().supervisorSub(), assignment.revision());
+    }
+
+    /** The entry in force, for a caller who may read the case now; 404 when none was. */
+    private HistoryEntryResponse inForce(Caller caller, UUID caseId, AssignmentHistory.Entry entry, String when) {
+        current(caller, caseId);
+        if (entry == null) {
+            throw new ApiProblem(ProblemCode.NOT_FOUND, "No assignment of case " + caseId + " was in force " + when
+                    + " as far as the projection's history knows");
+        }
+        return HistoryEntryResponse.of(entry);
+    }
+
+    /**
+     * Not reached in time. A case the caller may read answers 409 with the revision it is at; one the projection does
+     * not know yet also 409 (it is behind, not foreign); one of another jurisdiction is a 403 like any read of it.
+     */
+    private ResponseEntity<Object> behind(Caller caller, CaseAssignment read, long wanted, Duration waited) {
+        if (read.known()) {
+            policy.require(caller, Action.READ, read.resource());
+        }
+        throw new ProjectionBehind(read.caseId(), read.known() ? read.revision() : null, wanted, waited);
+    }
+
+    private static long revision(String name, long value) {
+        if (value < 0) {
+            throw ApiProblem.invalidField(name, "must be 0 or more");
+        }
+        return value;
+    }
+
+    private static Instant time(String name, String text) {
+        Instant time;
+        try {
+            time = Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw ApiProblem.invalidField(name, "must be an RFC 3339 time with a zone, e.g. 2026-03-01T12:00:00Z");
+        }
+        if (time.isBefore(EARLIEST) || time.isAfter(LATEST)) {
+            throw ApiProblem.invalidField(name, "must be between " + EARLIEST + " and " + LATEST);
+        }
+        return time;
+    }
+
+    private static String encodeCursor(long revision) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(("r" + revision).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static long decodeCursor(String cursor) {
+        try {
+            String plain = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII);
+            long revision = plain.startsWith("r") ? Long.parseLong(plain.substring(1)) : -1;
+            if (revision >= 0) {
+                return revision;
+            }
+        } catch (IllegalArgumentException | DateTimeException e) {
+            // falls through to the refusal
+        }
+        throw ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given");
     }
 }

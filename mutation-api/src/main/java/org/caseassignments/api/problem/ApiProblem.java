@@ -1,6 +1,9 @@
 package org.caseassignments.api.problem;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -11,15 +14,28 @@ public class ApiProblem extends RuntimeException {
 
     private final ProblemCode code;
     private final transient List<FieldError> errors;
+    private final transient Map<String, Object> properties;
+    private final Duration retryAfter;
 
     public ApiProblem(ProblemCode code, String detail) {
         this(code, detail, List.of());
     }
 
     public ApiProblem(ProblemCode code, String detail, List<FieldError> errors) {
+        this(code, detail, errors, Map.of(), null);
+    }
+
+    /**
+     * @param properties members of the problem document besides the standard ones, named as on the wire
+     * @param retryAfter when the caller may try again ({@code Retry-After}); null when the answer says nothing
+     */
+    protected ApiProblem(ProblemCode code, String detail, List<FieldError> errors, Map<String, Object> properties,
+                         Duration retryAfter) {
         super(detail, null, false, false);
         this.code = code;
         this.errors = List.copyOf(errors);
+        this.properties = new LinkedHashMap<>(properties);
+        this.retryAfter = retryAfter;
     }
 
     public static ApiProblem notFound(String what, UUID id) {
@@ -48,5 +64,13 @@ public class ApiProblem extends RuntimeException {
 
     public List<FieldError> errors() {
         return errors;
+    }
+
+    public Map<String, Object> properties() {
+        return properties;
+    }
+
+    public Duration retryAfter() {
+        return retryAfter;
     }
 }

@@ -53,7 +53,18 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<Object> problem(ApiProblem problem, HttpServletRequest request) {
-        return respond(problem.code(), problem.getMessage(), problem.errors(), request.getRequestURI());
+        ResponseEntity<Object> response = respond(problem.code(), problem.getMessage(), problem.errors(),
+                request.getRequestURI());
+        if (problem.properties().isEmpty() && problem.retryAfter() == null) {
+            return response;
+        }
+        ProblemDetail body = (ProblemDetail) response.getBody();
+        problem.properties().forEach(body::setProperty);
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(response.getStatusCode());
+        if (problem.retryAfter() != null) {
+            answer.header(HttpHeaders.RETRY_AFTER, String.valueOf(Math.max(1, problem.retryAfter().toSeconds())));
+        }
+        return answer.body(body);
     }
 
     /** Tomcat refuses to decode a query string or form body ({@code ?x=%}) only when it is first read. */

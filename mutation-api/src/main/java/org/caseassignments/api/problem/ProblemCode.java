@@ -22,6 +22,7 @@ public enum ProblemCode {
     IDEMPOTENCY_KEY_IN_USE(HttpStatus.CONFLICT, "A request with this Idempotency-Key is in progress"),
     IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency-Key reused for a different request"),
     IDEMPOTENCY_KEY_REQUIRED(HttpStatus.BAD_REQUEST, "Idempotency-Key required"),
+    PROJECTION_BEHIND(HttpStatus.CONFLICT, "The projection has not reached the revision yet"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
     VALIDATION_FAILED(HttpStatus.BAD_REQUEST, "Validation failed"),
     MALFORMED_REQUEST(HttpStatus.BAD_REQUEST, "Malformed request body"),

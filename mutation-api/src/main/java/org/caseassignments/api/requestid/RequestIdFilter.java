@@ -36,4 +36,10 @@ final class RequestIdFilter extends OncePerRequestFilter {
     protected boolean shouldNotFilterErrorDispatch() {
         return false;
     }
+
+    /** So does the dispatch that answers a request which waited for the projection (min_revision). */
+    @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+        return false;
+    }
 }

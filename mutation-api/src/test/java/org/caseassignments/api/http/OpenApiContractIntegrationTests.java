@@ -222,6 +222,15 @@ class OpenApiContractIntegrationTests {
         record(op, send("GET /cases/" + caseId + "/assignment", stranger, null, null));
         record(op, send("GET /cases/" + UUID.randomUUID() + "/assignment", admin, null, null));
         record(op, send("GET /cases/nope/assignment", admin, null, null));
+        record(op, send("GET /cases/" + caseId + "/assignment?min_revision=2&wait=PT0.1S", admin, null, null));
+        record(op, send("GET /cases/" + caseId + "/assignment?as_of_revision=0", admin, null, null));
+        record(op, send("GET /cases/" + caseId + "/assignment?as_of=2026-01-01T00:00:00Z", admin, null, null));
+
+        op = "GET /cases/{caseId}/assignment/history";
+        record(op, send("GET /cases/" + caseId + "/assignment/history", admin, null, null));
+        record(op, send("GET /cases/" + caseId + "/assignment/history?cursor=nope", admin, null, null));
+        record(op, send("GET /cases/" + caseId + "/assignment/history", stranger, null, null));
+        record(op, send("GET /cases/" + UUID.randomUUID() + "/assignment/history", admin, null, null));
     }
 
     private void exerciseAudit() {

@@ -1,0 +1,277 @@
+package org.caseassignments.api.assignment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.awaitility.Awaitility;
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.SeenRevision;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reading a case's assignment once the projection reached a revision, and as it was at a time or a revision,
+ * against the real PostgreSQL; the projection is written by the projector's own guarded writer.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AssignmentReadsIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+        registry.add("spring.datasource.hikari.maximum-pool-size", () -> "10");
+        registry.add("api.assignment.recheck-interval", () -> "1h");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    MeterRegistry meters;
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final AssignmentWriter writer = new AssignmentWriter(jdbc);
+    private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
+    private final String worker = TestTokens.caseworker("w-1").token();
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void shouldAnswerAtOnceWhenTheProjectionIsAlreadyAtTheRevision() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 4);
+
+        Reply reply = api.get("/cases/" + caseId + "/assignment?min_revision=4&wait=PT5S", worker);
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        assertThat(reply.json().path("assignment_revision").asLong()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldAnswerAWaitingReadWhenTheProjectorCommitsTheRevision() throws Exception {
+        // Given a case at revision 1 and a read waiting for revision 2
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        CompletableFuture<Reply> waiting = api.sendAsync(ApiClient.request("GET",
+                "/cases/" + caseId + "/assignment?min_revision=2&wait=PT10S").token(worker));
+        awaitWaiters(1);
+
+        // When the projector's writer commits revision 2 (the recheck is an hour: only the commit can wake it)
+        transaction.executeWithoutResult(status -> writer.apply(List.of(
+                AssignmentUpdate.changed(caseId, "w-2", "s-2", 2).withJurisdiction(Cases.JURISDICTION))));
+
+        // Then the read answers with it, well before its wait ends
+        Reply reply = waiting.get(5, TimeUnit.SECONDS);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        assertThat(reply.json().path("assigned_worker_sub").asString()).isEqualTo("w-2");
+        assertThat(reply.json().path("assignment_revision").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAnswer409ProjectionBehindWhenTheRevisionIsNotReachedInTime() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+
+        Reply reply = api.get("/cases/" + caseId + "/assignment?min_revision=3&wait=PT0.2S", worker);
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(409);
+        assertThat(reply.code()).isEqualTo("PROJECTION_BEHIND");
+        assertThat(reply.json().path("current_revision").asLong()).isEqualTo(1);
+        assertThat(reply.json().path("min_revision").asLong()).isEqualTo(3);
+        assertThat(reply.json().path("request_id").asString()).isNotBlank();
+        assertThat(reply.header("Retry-After")).contains("1");
+    }
+
+    @Test
+    void shouldCountACaseTheProjectionDoesNotKnowAsBehind() {
+        Reply reply = api.get("/cases/" + UUID.randomUUID() + "/assignment?min_revision=0", worker);
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(409);
+        assertThat(reply.code()).isEqualTo("PROJECTION_BEHIND");
+        assertThat(reply.json().path("current_revision").isNull()).isTrue();
+    }
+
+    @Test
+    void shouldDecideOnWhatIsFinallyReadSoAForeignCaseIsDeniedWaitedOrNot() {
+        UUID texan = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
+
+        assertThat(api.get("/cases/" + texan + "/assignment?min_revision=5&wait=PT0.1S", worker).status()).isEqualTo(403);
+        assertThat(api.get("/cases/" + texan + "/assignment?min_revision=1", worker).status()).isEqualTo(403);
+        assertThat(api.get("/cases/" + texan + "/assignment/history", worker).status()).isEqualTo(403);
+        assertThat(api.get("/cases/" + texan + "/assignment?as_of_revision=1", worker).status()).isEqualTo(403);
+    }
+
+    @Test
+    void shouldRefuseMalformedWaitsAndTimesWith400NamingTheParameter() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String base = "/cases/" + caseId + "/assignment";
+        record Bad(String query, String field) {
+        }
+        for (Bad bad : List.of(new Bad("?min_revision=x", "min_revision"), new Bad("?min_revision=-1", "min_revision"),
+                new Bad("?min_revision=1&wait=2", "wait"), new Bad("?min_revision=1&wait=-PT1S", "wait"),
+                new Bad("?min_revision=1&wait=PT11S", "wait"), new Bad("?wait=PT1S", "wait"),
+                new Bad("?as_of=yesterday", "as_of"), new Bad("?as_of=%2B300000-01-01T00:00:00Z", "as_of"),
+                new Bad("?as_of=-5000-01-01T00:00:00Z", "as_of"), new Bad("?as_of_revision=-2", "as_of_revision"),
+                new Bad("?as_of=2026-01-01T00:00:00Z&as_of_revision=1", "as_of_revision"),
+                new Bad("?as_of_revision=1&min_revision=1", "min_revision"))) {
+            Reply reply = api.get(base + bad.query(), worker);
+            assertThat(reply.status()).as(bad + " " + reply).isEqualTo(400);
+            assertThat(reply.code()).as(bad.toString()).isEqualTo("VALIDATION_FAILED");
+            assertThat(reply.json().path("errors").get(0).path("field").asString()).as(bad.toString()).isEqualTo(bad.field());
+        }
+        for (String cursor : List.of("nope", "cg", "ci0x")) {
+            Reply reply = api.get(base + "/history?cursor=" + cursor, worker);
+            assertThat(reply.status()).as(cursor + " " + reply).isEqualTo(400);
+        }
+        assertThat(api.get(base + "/history?limit=0", worker).status()).isEqualTo(400);
+        assertThat(api.get(base + "/history?limit=501", worker).status()).isEqualTo(400);
+    }
+
+    @Test
+    void shouldAnswerAThousandWaitersWithTenConnectionsAndFiftyThreads() throws Exception {
+        // Given 1,000 reads waiting for revision 2 of one case (the pool has 10 connections, Tomcat 50 threads)
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        List<CompletableFuture<Reply>> waiting = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            waiting.add(api.sendAsync(ApiClient.request("GET", "/cases/" + caseId + "/assignment?min_revision=2&wait=PT10S")
+                    .token(worker)));
+        }
+        awaitWaiters(1000);
+
+        // When revision 2 is committed
+        transaction.executeWithoutResult(status -> writer.apply(List.of(
+                AssignmentUpdate.changed(caseId, "w-2", "s-2", 2).withJurisdiction(Cases.JURISDICTION))));
+
+        // Then every one of them answers 200 with it
+        CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        for (CompletableFuture<Reply> reply : waiting) {
+            assertThat(reply.get().status()).as(reply.get().toString()).isEqualTo(200);
+            assertThat(reply.get().json().path("assignment_revision").asLong()).isEqualTo(2);
+        }
+        assertThat(meters.get("hikaricp.connections.max").gauge().value()).isEqualTo(10);
+    }
+
+    @Test
+    void shouldListEveryRevisionNewestFirstInPages() {
+        UUID caseId = UUID.randomUUID();
+        Instant t0 = Instant.parse("2026-02-01T09:00:00Z");
+        List<SeenRevision> seen = new ArrayList<>();
+        for (long revision = 0; revision < 5; revision++) {
+            seen.add(new SeenRevision(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision)
+                    .withJurisdiction(Cases.JURISDICTION), t0.plus(revision, ChronoUnit.HOURS)));
+        }
+        Collections.reverse(seen);
+        writer.apply(seen.stream().map(SeenRevision::update).toList(), seen);
+
+        Reply first = api.get("/cases/" + caseId + "/assignment/history?limit=2", worker);
+        Reply second = api.get("/cases/" + caseId + "/assignment/history?limit=2&cursor="
+                + first.json().path("next_cursor").asString(), worker);
+        Reply last = api.get("/cases/" + caseId + "/assignment/history?limit=2&cursor="
+                + second.json().path("next_cursor").asString(), worker);
+
+        assertThat(revisions(first)).containsExactly(4L, 3L);
+        assertThat(revisions(second)).containsExactly(2L, 1L);
+        assertThat(revisions(last)).containsExactly(0L);
+        assertThat(last.json().path("next_cursor").isNull()).isTrue();
+        JsonNode newest = first.json().path("items").get(0);
+        assertThat(newest.path("assigned_worker_sub").asString()).isEqualTo("w-4");
+        assertThat(Instant.parse(newest.path("occurred_at").asString())).isEqualTo(t0.plus(4, ChronoUnit.HOURS));
+    }
+
+    @Test
+    void shouldAnswerTheAssignmentInForceAtRandomTimesAsTheOracleDoes() {
+        // Given 30 cases whose revisions arrive reordered, duplicated and in random batches
+        Random random = new Random(7);
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        List<UUID> cases = new ArrayList<>();
+        List<TreeMap<Instant, String>> oracles = new ArrayList<>();
+        List<SeenRevision> input = new ArrayList<>();
+        for (int c = 0; c < 30; c++) {
+            UUID caseId = UUID.randomUUID();
+            TreeMap<Instant, String> oracle = new TreeMap<>();
+            Instant at = start;
+            for (long revision = 0; revision < 1 + random.nextInt(6); revision++) {
+                at = at.plus(1 + random.nextInt(72), ChronoUnit.HOURS);
+                String worker = "w-" + random.nextInt(20);
+                input.add(new SeenRevision(AssignmentUpdate.changed(caseId, worker, "s", revision)
+                        .withJurisdiction(Cases.JURISDICTION), at));
+                oracle.put(at, worker + "@" + revision);
+            }
+            cases.add(caseId);
+            oracles.add(oracle);
+        }
+        List<SeenRevision> delivered = new ArrayList<>(input);
+        for (int d = 0; d < input.size() / 4; d++) {
+            delivered.add(input.get(random.nextInt(input.size())));
+        }
+        Collections.shuffle(delivered, random);
+        for (int from = 0; from < delivered.size(); ) {
+            int to = Math.min(delivered.size(), from + 1 + random.nextInt(10));
+            List<SeenRevision> batch = delivered.subList(from, to);
+            writer.apply(batch.stream().map(SeenRevision::update).toList(), batch);
+            from = to;
+        }
+
+        // When each case is asked at random times, then the answer is the oracle's: the last revision by then
+        for (int q = 0; q < 150; q++) {
+            int c = random.nextInt(cases.size());
+            Instant time = start.plus(random.nextInt(30 * 72), ChronoUnit.HOURS).plusSeconds(random.nextInt(3600));
+            var inForce = oracles.get(c).floorEntry(time);
+            Reply reply = api.get("/cases/" + cases.get(c) + "/assignment?as_of=" + time, worker);
+            if (inForce == null) {
+                assertThat(reply.status()).as(time + " " + reply).isEqualTo(404);
+                assertThat(reply.code()).isEqualTo("NOT_FOUND");
+            } else {
+                assertThat(reply.status()).as(time + " " + reply).isEqualTo(200);
+                assertThat(reply.json().path("assigned_worker_sub").asString() + "@"
+                        + reply.json().path("assignment_revision").asLong()).as("as_of " + time).isEqualTo(inForce.getValue());
+            }
+        }
+        UUID some = cases.get(0);
+        String atRevision = oracles.get(0).firstEntry().getValue();
+        Reply reply = api.get("/cases/" + some + "/assignment?as_of_revision=0", worker);
+        assertThat(reply.json().path("assigned_worker_sub").asString() + "@0").isEqualTo(atRevision);
+    }
+
+    private static List<Long> revisions(Reply page) {
+        List<Long> revisions = new ArrayList<>();
+        page.json().path("items").forEach(item -> revisions.add(item.path("assignment_revision").asLong()));
+        return revisions;
+    }
+
+    private void awaitWaiters(int count) {
+        Awaitility.await("requests waiting for the projection").atMost(Duration.ofSeconds(30))
+                .until(() -> meters.get("api.projection.waiters").gauge().value() >= count);
+    }
+}
