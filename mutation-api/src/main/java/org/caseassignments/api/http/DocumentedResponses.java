@@ -90,6 +90,11 @@ final class DocumentedResponses implements OperationCustomizer {
                     .description("ETags you hold (or *): 304 without a body when the current version is one of them")
                     .schema(new StringSchema()));
         }
+        boolean caseScopedWrite = method != RequestMethod.GET
+                && (path.contains("/placements") || path.contains("/kinship-options"));
+        if (caseScopedWrite) {
+            documentProjectionWait(operation, responses);
+        }
         problem(responses, "400", "Invalid path parameters, headers or body (VALIDATION_FAILED, MALFORMED_REQUEST, "
                 + "MALFORMED_IF_MATCH, BAD_REQUEST" + (method == RequestMethod.POST ? ", IDEMPOTENCY_KEY_REQUIRED" : "")
                 + ")");
@@ -105,6 +110,7 @@ final class DocumentedResponses implements OperationCustomizer {
         }
         if (method == RequestMethod.POST || conditionalWrite) {
             problem(responses, "409", "A concurrent change, a refused state transition or a duplicate"
+                    + (caseScopedWrite ? "; PROJECTION_BEHIND when Min-Assignment-Revision was not reached in time" : "")
                     + (method == RequestMethod.POST ? "; IDEMPOTENCY_KEY_IN_USE while a request with the key is in "
                     + "flight (retry)" : ""));
         }
@@ -115,6 +121,26 @@ final class DocumentedResponses implements OperationCustomizer {
         problem(responses, "500", "A failure on the server (no internals in the answer)");
         operation.setResponses(sorted(responses));
         return operation;
+    }
+
+    /**
+     * A write of a case-scoped record may wait for the projection ({@code Min-Assignment-Revision}, {@code Prefer:
+     * wait}) and says the assignment revision it was made under.
+     */
+    private static void documentProjectionWait(Operation operation, ApiResponses responses) {
+        operation.addParametersItem(new HeaderParameter().name("Min-Assignment-Revision").required(false)
+                .description("Wait until the projection of the record's case has reached this assignment revision "
+                        + "before authorizing; 409 PROJECTION_BEHIND, with nothing written, if it does not within the "
+                        + "wait").schema(new IntegerSchema().format("int64").minimum(java.math.BigDecimal.ZERO)));
+        operation.addParametersItem(new HeaderParameter().name("Prefer").required(false)
+                .description("wait=S (RFC 7240): how many seconds Min-Assignment-Revision may wait, at most "
+                        + "api.assignment.max-wait; 0 when absent").schema(new StringSchema().example("wait=5")));
+        responses.forEach((status, response) -> {
+            if (status.startsWith("2")) {
+                response.addHeaderObject(Responses.ASSIGNMENT_REVISION,
+                        header("The case assignment revision the write was authorized and made under"));
+            }
+        });
     }
 
     /** The problem document's schema, for the components section. */

@@ -57,4 +57,13 @@ public final class Responses {
     public static ResponseEntity<Void> noContent(String etag) {
         return ResponseEntity.noContent().eTag(etag).build();
     }
+
+    /** The response header that says which assignment revision a write of a case-scoped record was made under. */
+    public static final String ASSIGNMENT_REVISION = "Assignment-Revision";
+
+    /** {@code answer}, also saying the assignment revision the write saw ({@link #ASSIGNMENT_REVISION}). */
+    public static <T> ResponseEntity<T> withAssignmentRevision(ResponseEntity<T> answer, long revision) {
+        return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())
+                .header(ASSIGNMENT_REVISION, Long.toString(revision)).body(answer.getBody());
+    }
 }

@@ -34,7 +34,7 @@ class WebConfiguration implements WebMvcConfigurer {
     @Bean
     FilterRegistrationBean<BlankAcceptFilter> blankAccept() {
         FilterRegistrationBean<BlankAcceptFilter> registration = new FilterRegistrationBean<>(new BlankAcceptFilter());
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 2);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 3);
         return registration;
     }
 
@@ -43,7 +43,7 @@ class WebConfiguration implements WebMvcConfigurer {
     FilterRegistrationBean<WildcardContentTypeFilter> wildcardContentType() {
         FilterRegistrationBean<WildcardContentTypeFilter> registration =
                 new FilterRegistrationBean<>(new WildcardContentTypeFilter());
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 1);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 2);
         return registration;
     }
 
@@ -52,7 +52,7 @@ class WebConfiguration implements WebMvcConfigurer {
     FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimit(ApiProperties properties) {
         FilterRegistrationBean<BodySizeLimitFilter> registration =
                 new FilterRegistrationBean<>(new BodySizeLimitFilter(properties.maxBodySize().toBytes()));
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 1);
         return registration;
     }
 }

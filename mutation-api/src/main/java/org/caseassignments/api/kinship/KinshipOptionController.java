@@ -64,8 +64,8 @@ class KinshipOptionController {
         return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
-                created -> Responses.created(URI.create("/kinship-options/" + id), etag(created),
-                        KinshipOptionResponse.of(created))));
+                created -> Responses.withAssignmentRevision(Responses.created(URI.create("/kinship-options/" + id),
+                        etag(created), KinshipOptionResponse.of(created)), created.assignmentRevision())));
     }
 
     @GetMapping("/kinship-options/{id}")
@@ -97,7 +97,8 @@ class KinshipOptionController {
                     + "relationship, approved");
         }
         KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionWrite.update(options, id, request));
-        return Responses.ok(etag(updated), KinshipOptionResponse.of(updated));
+        return Responses.withAssignmentRevision(Responses.ok(etag(updated), KinshipOptionResponse.of(updated)),
+                updated.assignmentRevision());
     }
 
     /** Soft delete, authorized as an update; the ETag is the deleted row's final version. */
@@ -105,7 +106,7 @@ class KinshipOptionController {
     @RequiresIfMatch
     ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {
         KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionWrite.delete(options, id));
-        return Responses.noContent(etag(deleted));
+        return Responses.withAssignmentRevision(Responses.noContent(etag(deleted)), deleted.assignmentRevision());
     }
 
     private String etag(KinshipOption option) {

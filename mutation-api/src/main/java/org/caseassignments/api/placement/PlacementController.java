@@ -71,8 +71,8 @@ class PlacementController {
                     }
                     return placements.insert(id, caseId, request, assignment, caller.sub());
                 },
-                created -> Responses.created(URI.create("/placements/" + id), etag(created),
-                        PlacementResponse.of(created))));
+                created -> Responses.withAssignmentRevision(Responses.created(URI.create("/placements/" + id),
+                        etag(created), PlacementResponse.of(created)), created.assignmentRevision())));
     }
 
     @GetMapping("/placements/{id}")
@@ -103,7 +103,8 @@ class PlacementController {
                     + "foster_home_id, start_date, end_date");
         }
         Placement updated = updates.run(caller, ifMatch, new PlacementUpdate(placements, id, request));
-        return Responses.ok(etag(updated), PlacementResponse.of(updated));
+        return Responses.withAssignmentRevision(Responses.ok(etag(updated), PlacementResponse.of(updated)),
+                updated.assignmentRevision());
     }
 
     private String etag(Placement placement) {

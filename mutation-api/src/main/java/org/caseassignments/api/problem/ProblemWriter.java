@@ -27,6 +27,26 @@ public final class ProblemWriter {
 
     public static void write(HttpServletRequest request, HttpServletResponse response, ProblemCode code, int status,
                       String detail) throws IOException {
+        write(request, response, code, status, detail, Map.of());
+    }
+
+    /** An {@link ApiProblem} raised outside Spring MVC (a filter), with its errors, members and {@code Retry-After}. */
+    public static void write(HttpServletRequest request, HttpServletResponse response, ApiProblem problem)
+            throws IOException {
+        Map<String, Object> members = new LinkedHashMap<>();
+        if (!problem.errors().isEmpty()) {
+            members.put("errors", problem.errors().stream()
+                    .map(error -> Map.of("field", error.field(), "message", error.message())).toList());
+        }
+        members.putAll(problem.properties());
+        if (problem.retryAfter() != null) {
+            response.setHeader("Retry-After", String.valueOf(Math.max(1, problem.retryAfter().toSeconds())));
+        }
+        write(request, response, problem.code(), problem.code().status().value(), problem.getMessage(), members);
+    }
+
+    private static void write(HttpServletRequest request, HttpServletResponse response, ProblemCode code, int status,
+                              String detail, Map<String, Object> members) throws IOException {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", code.type().toString());
         problem.put("title", code.title());
@@ -39,6 +59,7 @@ public final class ProblemWriter {
         }
         problem.put("code", code.name());
         problem.put("request_id", RequestIds.of(request, response));
+        problem.putAll(members);
         byte[] body = JSON.writeValueAsBytes(problem);
         response.resetBuffer();
         response.setStatus(status);

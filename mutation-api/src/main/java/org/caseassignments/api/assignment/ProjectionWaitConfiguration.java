@@ -1,0 +1,27 @@
+package org.caseassignments.api.assignment;
+
+import jakarta.servlet.DispatcherType;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+@Configuration(proxyBeanMethods = false)
+class ProjectionWaitConfiguration {
+
+    /**
+     * Last of the filters: after security (the caller is known) and after the body-size and media-type filters
+     * have wrapped the request, so a write dispatched again after its wait is still held to them.
+     */
+    @Bean
+    FilterRegistrationBean<ProjectionWaitFilter> projectionWaitFilter(JdbcTemplate jdbc, ProjectionWaits waits,
+                                                                 AssignmentProperties properties) {
+        FilterRegistrationBean<ProjectionWaitFilter> registration =
+                new FilterRegistrationBean<>(new ProjectionWaitFilter(jdbc, waits, properties.maxWait()));
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.setAsyncSupported(true);
+        return registration;
+    }
+}
