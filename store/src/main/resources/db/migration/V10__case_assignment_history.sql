@@ -1,5 +1,5 @@
--- Every revision of every case's assignment the guarded writer was ever given (the projector, replay,
--- snapshot load and rebuild), whether or not it moved the projection: reordered and older events are
+-- Every revision of every case's assignment the live guarded writer was ever given (the projector, replay,
+-- snapshot load; not a rebuild's shadow), whether or not it moved the projection: reordered and older events are
 -- history too. At most one entry per (case, revision), the first one written; replays and duplicates
 -- change nothing (decision 32). The mutation API reads it and never writes it.
 

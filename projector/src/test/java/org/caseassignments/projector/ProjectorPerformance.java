@@ -42,8 +42,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Opt-in benchmark (not a test): how fast the projector drains 1,000,000 events over 100,000 cases
  * into PostgreSQL, entity rows included, against two baselines on the same data — a naive consumer
  * that commits one transaction (and one offset) per event, measured on a sample, and the
- * server-side ceiling, the same final rows applied by one {@code INSERT … SELECT … ON CONFLICT … WHERE}
- * and one {@code UPDATE … FROM} per entity table. See BENCHMARKS.md for the command and results.
+ * server-side ceiling, the same final rows applied by one {@code INSERT … SELECT … ON CONFLICT … WHERE},
+ * one {@code INSERT … SELECT} of every distinct revision into the history, and one {@code UPDATE … FROM} per
+ * entity table. See BENCHMARKS.md for the command and results.
  *
  * <p>System properties: {@code cases} (100000), {@code changes} per case (8), {@code extra} duplicated
  * deliveries (100000), {@code swaps} out-of-order pairs (50000), {@code naive.sample} (20000),
@@ -380,7 +381,10 @@ public final class ProjectorPerformance {
                 meters.get("case_assignments.events.skipped").tag("stage", "database").counter().count());
     }
 
-    /** The final state: every case at its last revision, every entity row carrying its case's assignment. */
+    /**
+     * The final state: every case at its last revision, every entity row carrying its case's assignment, every
+     * revision of every case once in the history.
+     */
     private static void verify(JdbcTemplate jdbc, List<UUID> caseIds, int changes) {
         Integer off = jdbc.queryForObject("""
                 SELECT (SELECT count(*) FROM case_assignments WHERE assignment_revision <> ?)
@@ -392,8 +396,10 @@ public final class ProjectorPerformance {
                                IS DISTINCT FROM (ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision))""",
                 Integer.class, changes);
         Integer rows = jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class);
-        if (off != 0 || rows != caseIds.size()) {
-            throw new IllegalStateException("final state wrong: " + off + " rows off, " + rows + " projection rows");
+        Long history = jdbc.queryForObject("SELECT count(*) FROM case_assignment_history", Long.class);
+        if (off != 0 || rows != caseIds.size() || history != (long) caseIds.size() * (changes + 1)) {
+            throw new IllegalStateException("final state wrong: " + off + " rows off, " + rows + " projection rows, "
+                    + history + " history entries");
         }
     }
 
@@ -464,6 +470,12 @@ public final class ProjectorPerformance {
                            assignment_revision = EXCLUDED.assignment_revision,
                            updated_at          = now()
                      WHERE ca.assignment_revision < EXCLUDED.assignment_revision""");
+            // Every distinct (case, revision) into the history, as the projector records it (decision 32).
+            sql.executeUpdate("""
+                    INSERT INTO case_assignment_history (case_id, assignment_revision, assigned_worker_sub, supervisor_sub)
+                    SELECT DISTINCT ON (case_id, revision) case_id, revision, worker, supervisor
+                      FROM staged_events ORDER BY case_id, revision
+                    ON CONFLICT (case_id, assignment_revision) DO NOTHING""");
             for (String table : List.of("placements", "kinship_options")) {
                 sql.executeUpdate("""
                         UPDATE %s AS e

@@ -200,7 +200,8 @@ public class AssignmentWriter {
 
     /**
      * The same guarded write into another table shaped like the projection (a rebuild's shadow). No entity
-     * row follows it: placements and kinship options follow the live projection only.
+     * row follows it and it records no history: placements, kinship options and the history follow the live
+     * projection only, so a rebuild never waits for the projector's open transactions.
      */
     public static AssignmentWriter intoShadow(JdbcTemplate jdbc, String table) {
         if (table.equals(PROJECTION)) {
@@ -211,8 +212,8 @@ public class AssignmentWriter {
 
     /**
      * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
-     * projection rows in case-id order, then brings the entity rows of the moved cases along, and records every
-     * update given in the cases' history. All updates of one call must share one guard. The result tells each
+     * projection rows in case-id order, then brings the entity rows of the moved cases along, and (on the live
+     * projection) records every update given in the cases' history. All updates of one call must share one guard. The result tells each
      * case's {@link Outcome}.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
@@ -277,7 +278,9 @@ public class AssignmentWriter {
         Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
         int[] placements = followed.getOrDefault("placements", new int[2]);
         int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
-        recordHistory(seen, followEntities && !moved.isEmpty());
+        if (followEntities) {
+            recordHistory(seen, !moved.isEmpty());
+        }
         return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
                 ordered);
     }
