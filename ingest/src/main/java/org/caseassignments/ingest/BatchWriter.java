@@ -115,20 +115,34 @@ public final class BatchWriter {
         return writeEach(updates, Function.identity(), update -> null);
     }
 
-    /** Writes items as they were read, reduced to one per case first, as {@link #write(List)}. */
+    /**
+     * Writes items as they were read, reduced to one per case first, as {@link #write(List)}; a kept item is
+     * written with the update {@link BatchReduction#keep} made of it (which may carry a jurisdiction an item it
+     * replaced carried).
+     */
     public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
-        Map<UUID, T> byCase = new LinkedHashMap<>();
+        Map<UUID, Kept<T>> byCase = new LinkedHashMap<>();
         for (T item : items) {
-            byCase.merge(update.apply(item).caseId(), item, (kept, candidate) -> {
-                AssignmentUpdate keptUpdate = update.apply(kept);
-                AssignmentUpdate candidateUpdate = update.apply(candidate);
-                if (BatchReduction.conflicting(keptUpdate, candidateUpdate)) {
-                    conflict(metrics, candidateUpdate, "batch");
+            AssignmentUpdate itemUpdate = update.apply(item);
+            byCase.merge(itemUpdate.caseId(), new Kept<>(item, itemUpdate), (kept, candidate) -> {
+                if (BatchReduction.conflicting(kept.update(), candidate.update())) {
+                    conflict(metrics, candidate.update(), "batch");
                 }
-                return BatchReduction.keep(keptUpdate, candidateUpdate) == candidateUpdate ? candidate : kept;
+                AssignmentUpdate winner = BatchReduction.keep(kept.update(), candidate.update());
+                return winner == kept.update() ? kept : new Kept<>(candidate.item(), winner);
             });
         }
-        return write(new ArrayList<>(byCase.values()), update, occurredAt, items.size());
+        Map<T, AssignmentUpdate> reduced = new IdentityHashMap<>();
+        List<T> survivors = new ArrayList<>(byCase.size());
+        byCase.values().forEach(kept -> {
+            reduced.put(kept.item(), kept.update());
+            survivors.add(kept.item());
+        });
+        return write(survivors, reduced::get, occurredAt, items.size());
+    }
+
+    /** An item kept for its case, with the update it is written as. */
+    private record Kept<T>(T item, AssignmentUpdate update) {
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import org.caseassignments.store.AssignmentUpdate;
@@ -26,6 +27,7 @@ final class NewestPerCase<T> {
     private static final int MIN_CAPACITY = 1 << 10;
 
     private final Function<T, AssignmentUpdate> updateOf;
+    private final BiFunction<T, AssignmentUpdate, T> withUpdate;
     private final BiConsumer<T, T> conflicts;
     private long[] slots;
     private Object[] items;
@@ -33,16 +35,23 @@ final class NewestPerCase<T> {
     private int size;
 
     /**
-     * @param conflicts told (kept, dropped) when an item meets its case's kept item at the same revision
-     *                  with another assignment ({@link BatchReduction#conflicting})
+     * @param withUpdate the item with another update: a winner that takes the jurisdiction of the item it
+     *                   replaces ({@link BatchReduction#replacing})
+     * @param conflicts  told (kept, dropped) when an item meets its case's kept item at the same revision
+     *                   with another assignment ({@link BatchReduction#conflicting})
      */
-    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts) {
+    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiFunction<T, AssignmentUpdate, T> withUpdate,
+                  BiConsumer<T, T> conflicts) {
         this.updateOf = updateOf;
+        this.withUpdate = withUpdate;
         this.conflicts = conflicts;
         allocate(MIN_CAPACITY);
     }
 
-    /** Keeps {@code item} unless its case holds a higher or equal revision (at an equal one the first stays). */
+    /**
+     * Keeps {@code item} unless its case holds a higher or equal revision (at an equal one the first stays);
+     * a kept item carries the jurisdiction of the one it replaced when it has none of its own.
+     */
     void add(T item) {
         AssignmentUpdate update = updateOf.apply(item);
         UUID caseId = update.caseId();
@@ -61,7 +70,8 @@ final class NewestPerCase<T> {
             }
             if (slots[at] == high && slots[at + 1] == low) {
                 if (BatchReduction.candidateWins(update.guard(), storedRevision, update.revision())) {
-                    put(slot, high, low, update.revision(), item);
+                    AssignmentUpdate replacing = BatchReduction.replacing(updateOf.apply(item(slot)), update);
+                    put(slot, high, low, update.revision(), replacing == update ? item : withUpdate.apply(item, replacing));
                 } else if (storedRevision == update.revision()) {
                     T kept = item(slot);
                     if (BatchReduction.conflicting(updateOf.apply(kept), update)) {

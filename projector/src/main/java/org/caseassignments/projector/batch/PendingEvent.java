@@ -15,6 +15,11 @@ import org.caseassignments.store.AssignmentUpdate;
 public record PendingEvent(AssignmentUpdate update, Instant occurredAt, long timestamp, byte[] key, byte[] value,
                            Headers headers, String topic, int partition, long offset) {
 
+    /** The same event and record, written as {@code update} (the same case, with the jurisdiction it keeps). */
+    PendingEvent withUpdate(AssignmentUpdate update) {
+        return new PendingEvent(update, occurredAt, timestamp, key, value, headers, topic, partition, offset);
+    }
+
     /** An event without its record (tests, and callers that never dead-letter). */
     public static PendingEvent of(AssignmentUpdate update, long timestamp) {
         return new PendingEvent(update, null, timestamp, null, null, null, null, -1, -1);
