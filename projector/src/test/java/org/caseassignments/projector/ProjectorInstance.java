@@ -3,11 +3,14 @@ package org.caseassignments.projector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
 import org.apache.kafka.streams.KafkaStreams;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.springframework.boot.WebApplicationType;
@@ -47,6 +50,18 @@ final class ProjectorInstance implements AutoCloseable {
         properties.put("projector.sink.retry.max-interval", "1s");
         properties.put("spring.main.banner-mode", "off");
         properties.put("spring.jmx.enabled", "false");
+        return properties;
+    }
+
+    /**
+     * {@code properties} pointing the projector at a test's schema registry, whose 404 for a schema id it takes as
+     * final {@code notFoundWindow} after the first.
+     */
+    static Map<String, String> withRegistry(Map<String, String> properties, RegistryStub registry,
+                                            Duration notFoundWindow) {
+        properties.put("projector.registry-url", registry.url().toString());
+        properties.put("spring.kafka.properties." + SerdeSettings.REGISTRY_NOT_FOUND_WINDOW_MS,
+                Long.toString(notFoundWindow.toMillis()));
         return properties;
     }
 
