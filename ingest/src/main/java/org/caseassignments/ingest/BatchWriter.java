@@ -48,6 +48,12 @@ public final class BatchWriter {
     /** Dead-letter header with the SQLSTATE of a row PostgreSQL refused. */
     public static final String SQLSTATE_HEADER = "dlq.sqlstate";
 
+    /**
+     * Attempts at one batch that fail with a refusal that may be one row's before the batch is isolated: a
+     * deadlock-like blip or a trigger reading a table being changed gets two more chances at the whole batch.
+     */
+    static final int SAME_BATCH_ATTEMPTS = 3;
+
     /** Told about each attempt, for health. */
     public interface Attempts {
 
@@ -75,6 +81,8 @@ public final class BatchWriter {
     private final Attempts attempts;
     /** A dry run: every transaction is rolled back after the write, so the counts are real and nothing stays. */
     private final boolean rollBack;
+    /** Rows per transaction, shrunk by statement timeouts; shared by every thread writing through this writer. */
+    private final BatchIsolation.Chunks chunks;
 
     /**
      * @param backOff  waits between attempts after a transient failure; when it stops, the failure is thrown
@@ -95,6 +103,7 @@ public final class BatchWriter {
         this.giveUp = giveUp;
         this.attempts = attempts;
         this.rollBack = rollBack;
+        this.chunks = BatchIsolation.Chunks.adaptive();
     }
 
     /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
@@ -158,8 +167,12 @@ public final class BatchWriter {
             return new Written<>(ApplyResult.NONE, List.of());
         }
         BackOffExecution waits = null;
+        int failedAttempts = 0;
         while (true) {
             long start = System.nanoTime();
+            // A refusal that may be one row's or the database's is isolated once the same batch failed a few times.
+            BatchIsolation.Options options = new BatchIsolation.Options(failedAttempts >= SAME_BATCH_ATTEMPTS,
+                    this::checkWritable, chunks, BatchIsolation.Options.LARGEST_BISECTED);
             try {
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
                         updates -> transaction.execute(status -> {
@@ -168,11 +181,12 @@ public final class BatchWriter {
                                 status.setRollbackOnly();
                             }
                             return applied;
-                        }));
+                        }), options);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 written(items, update, occurredAt, events, isolated, took);
                 return new Written<>(isolated.result(), isolated.refused());
             } catch (RuntimeException e) {
+                failedAttempts++;
                 metrics.writeFailed();
                 attempts.failed(e);
                 if (waits == null) {
@@ -185,6 +199,14 @@ public final class BatchWriter {
                 pause(wait, events);
             }
         }
+    }
+
+    /** Throws what PostgreSQL throws for every row: the write of no rows, in a transaction rolled back. */
+    private void checkWritable() {
+        transaction.executeWithoutResult(status -> {
+            writer.checkWritable();
+            status.setRollbackOnly();
+        });
     }
 
     /**

@@ -79,8 +79,11 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
 
     /**
      * @param maxCommitDelay readiness is DOWN while a task holds events it has not committed for longer than this
+     * @param maxStall       readiness is DOWN while an input partition this instance reads has input beyond its
+     *                       committed offset and that offset has not moved for longer than this
      */
-    public record Health(@DefaultValue("2m") Duration maxCommitDelay) {
+    public record Health(@DefaultValue("2m") Duration maxCommitDelay,
+                         @DefaultValue("2m") Duration maxStall) {
     }
 
     /** Exponential backoff between attempts to apply a failed batch; it never gives up. */

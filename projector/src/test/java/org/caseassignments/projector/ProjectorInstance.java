@@ -16,6 +16,7 @@ import org.caseassignments.testkit.TestKafka;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
@@ -97,6 +98,11 @@ final class ProjectorInstance implements AutoCloseable {
 
     Status health(String component) {
         return context.getBean(HealthEndpoint.class).healthForPath(component).getStatus();
+    }
+
+    /** The details a health indicator gives, by its bean's name (e.g. {@code projectionProgressHealthIndicator}). */
+    Map<String, Object> healthDetails(String indicatorBean) {
+        return context.getBean(indicatorBean, HealthIndicator.class).health().getDetails();
     }
 
     @Override

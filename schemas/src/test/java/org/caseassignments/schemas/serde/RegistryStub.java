@@ -75,6 +75,11 @@ public final class RegistryStub implements AutoCloseable {
         schemasById.put(id, schema.toString());
     }
 
+    /** Answers every request with {@code status} from now on (0: answers normally again). */
+    public void failWith(int status) {
+        failWithStatus = status;
+    }
+
     /** An Avro body in the Confluent framing: the magic byte, the schema id, the body. */
     public static byte[] confluentFramed(int schemaId, byte[] body) {
         return ByteBuffer.allocate(5 + body.length).put((byte) 0).putInt(schemaId).put(body).array();
