@@ -105,37 +105,59 @@ public final class BatchIsolation {
             if (items.isEmpty()) {
                 return ApplyResult.NONE;
             }
+            try {
+                return whole(items);
+            } catch (RuntimeException e) {
+                return failed(items, e);
+            }
+        }
+
+        /** Writes {@code items} in one transaction, or throws. */
+        private ApplyResult whole(List<T> items) {
             List<AssignmentUpdate> updates = new ArrayList<>(items.size());
             items.forEach(item -> updates.add(update.apply(item)));
-            try {
-                ApplyResult result = oneTransaction.apply(updates);
-                options.chunks().written(items.size());
-                return result;
-            } catch (RuntimeException e) {
-                DatabaseRejection.Handling handling = DatabaseRejection.handling(e);
-                boolean isolate = handling == DatabaseRejection.Handling.ISOLATE
-                        || handling == DatabaseRejection.Handling.RETRY_THEN_ISOLATE && options.isolateAnyRefusal();
-                if (handling == DatabaseRejection.Handling.SHRINK && items.size() > 1 && options.chunks().adapts) {
-                    options.chunks().timedOut(items.size());
-                } else if (!isolate) {
-                    throw e;
-                }
-                if (items.size() == 1) {
-                    if (handling != DatabaseRejection.Handling.ISOLATE) {
-                        checkWritable(e);
-                    }
-                    refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
-                    return ApplyResult.NONE;
-                }
-                // Halves, or parts of at most largestBisected rows: bisecting a backlog batch from its full size
-                // rewrites it once per level until the parts are smaller than the gaps between refused rows.
-                int part = items.size() > options.largestBisected() ? options.largestBisected() : (items.size() + 1) / 2;
-                ApplyResult result = ApplyResult.NONE;
-                for (int from = 0; from < items.size(); from += part) {
-                    result = result.plus(write(items.subList(from, Math.min(items.size(), from + part))));
-                }
-                return result;
+            ApplyResult result = oneTransaction.apply(updates);
+            options.chunks().written(items.size());
+            return result;
+        }
+
+        /** {@code items} failed as a whole with {@code e}: isolate what it refused, or throw. */
+        private ApplyResult failed(List<T> items, RuntimeException e) {
+            DatabaseRejection.Handling handling = DatabaseRejection.handling(e);
+            boolean isolate = handling == DatabaseRejection.Handling.ISOLATE
+                    || handling == DatabaseRejection.Handling.RETRY_THEN_ISOLATE && options.isolateAnyRefusal();
+            if (handling == DatabaseRejection.Handling.SHRINK && items.size() > 1 && options.chunks().adapts) {
+                options.chunks().timedOut(items.size());
+            } else if (!isolate) {
+                throw e;
             }
+            if (items.size() == 1) {
+                if (handling != DatabaseRejection.Handling.ISOLATE) {
+                    checkWritable(e);
+                }
+                refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
+                return ApplyResult.NONE;
+            }
+            // Halves, or parts of at most largestBisected rows: bisecting a backlog batch from its full size
+            // rewrites it once per level until the parts are smaller than the gaps between refused rows.
+            int part = items.size() > options.largestBisected() ? options.largestBisected() : (items.size() + 1) / 2;
+            if (part * 2 >= items.size() && handling != DatabaseRejection.Handling.SHRINK) {
+                // Halves of a refused part: when the first is written whole, the refusal is in the second, which
+                // is then split without being written whole (a round trip saved per level of the bisection).
+                List<T> second = items.subList(part, items.size());
+                ApplyResult first;
+                try {
+                    first = whole(items.subList(0, part));
+                } catch (RuntimeException firstFailed) {
+                    return failed(items.subList(0, part), firstFailed).plus(write(second));
+                }
+                return first.plus(second.size() > 1 ? failed(second, e) : write(second));
+            }
+            ApplyResult result = ApplyResult.NONE;
+            for (int from = 0; from < items.size(); from += part) {
+                result = result.plus(write(items.subList(from, Math.min(items.size(), from + part))));
+            }
+            return result;
         }
 
         /** A row is set aside for a refusal that may be the database's only while the table takes a write at all. */

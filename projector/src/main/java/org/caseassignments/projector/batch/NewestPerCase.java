@@ -51,8 +51,11 @@ final class NewestPerCase<T> {
     /**
      * Keeps {@code item} unless its case holds a higher or equal revision (at an equal one the first stays);
      * a kept item carries the jurisdiction of the one it replaced when it has none of its own.
+     *
+     * @return the item the table no longer holds: the one {@code item} replaced, or {@code item} itself when it was
+     *         not kept; null when its case is new
      */
-    void add(T item) {
+    T add(T item) {
         AssignmentUpdate update = updateOf.apply(item);
         UUID caseId = update.caseId();
         long high = caseId.getMostSignificantBits();
@@ -66,19 +69,19 @@ final class NewestPerCase<T> {
                 if (++size * 2 > items.length) {
                     grow();
                 }
-                return;
+                return null;
             }
             if (slots[at] == high && slots[at + 1] == low) {
+                T kept = item(slot);
                 if (BatchReduction.candidateWins(update.guard(), storedRevision, update.revision())) {
-                    AssignmentUpdate replacing = BatchReduction.replacing(updateOf.apply(item(slot)), update);
+                    AssignmentUpdate replacing = BatchReduction.replacing(updateOf.apply(kept), update);
                     put(slot, high, low, update.revision(), replacing == update ? item : withUpdate.apply(item, replacing));
-                } else if (storedRevision == update.revision()) {
-                    T kept = item(slot);
-                    if (BatchReduction.conflicting(updateOf.apply(kept), update)) {
-                        conflicts.accept(kept, item);
-                    }
+                    return kept;
                 }
-                return;
+                if (storedRevision == update.revision() && BatchReduction.conflicting(updateOf.apply(kept), update)) {
+                    conflicts.accept(kept, item);
+                }
+                return item;
             }
         }
     }

@@ -58,6 +58,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     private Consumer<List<BatchIsolation.Refused<PendingEvent>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
+    private long bytes;
     private long uncommittedWriteAt;
     private boolean open;
 
@@ -90,7 +91,8 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     }
 
     void add(PendingEvent event) {
-        byCase.add(event);
+        PendingEvent dropped = byCase.add(event);
+        bytes += event.retainedBytes() - (dropped == null ? 0 : dropped.retainedBytes());
         events++;
         task.taken(byCase.size());
     }
@@ -98,6 +100,11 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     /** Distinct cases pending. */
     int cases() {
         return byCase.size();
+    }
+
+    /** About how much heap the pending events and their records keep ({@link PendingEvent#retainedBytes()}). */
+    long bytes() {
+        return bytes;
     }
 
     boolean isEmpty() {
@@ -152,6 +159,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         }
         byCase.clear();
         events = 0;
+        bytes = 0;
         LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();
         return true;
     }
@@ -166,6 +174,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void clearCache() {
         byCase.clear();
         events = 0;
+        bytes = 0;
         uncommittedWriteAt = 0;
         task.discarded();
     }
@@ -203,6 +212,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     public void close() {
         byCase.clear();
         events = 0;
+        bytes = 0;
         uncommittedWriteAt = 0;
         if (task != null) {
             work.close(task);

@@ -78,7 +78,7 @@ class StreamsConfiguration {
         ProjectorProperties.Sink sink = properties.sink();
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
                 new CommitPacer.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
-                        sink.maxPendingCases(), sink.liveCommitEvery()),
+                        sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes()),
                 new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
         topology.addTo(builder);
         return topology;

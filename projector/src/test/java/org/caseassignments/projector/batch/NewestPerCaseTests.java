@@ -47,8 +47,12 @@ class NewestPerCaseTests {
         List<AssignmentUpdate> conflicts = new ArrayList<>();
         NewestPerCase<AssignmentUpdate> table = new NewestPerCase<>(u -> u, (u, replacing) -> replacing,
                 (kept, dropped) -> conflicts.add(dropped));
-        table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
-        table.add(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        AssignmentUpdate first = AssignmentUpdate.changed(caseId, "w-first", "s", 3);
+        AssignmentUpdate later = AssignmentUpdate.changed(caseId, "w-later", "s", 3);
+        assertThat(table.add(AssignmentUpdate.changed(caseId, "w-lower", "s", 1))).isNull();
+        // each add tells what the table let go of: the item replaced, or the one not kept
+        assertThat(table.add(first)).isEqualTo(AssignmentUpdate.changed(caseId, "w-lower", "s", 1));
+        assertThat(table.add(later)).isSameAs(later);
         table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
         table.add(AssignmentUpdate.changed(caseId, "w-older", "s", 2));
         table.add(AssignmentUpdate.created(caseId, "w-created", "s"));
