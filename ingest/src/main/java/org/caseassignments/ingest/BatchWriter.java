@@ -50,6 +50,12 @@ public final class BatchWriter {
     /** Dead-letter header with the SQLSTATE of a row PostgreSQL refused. */
     public static final String SQLSTATE_HEADER = "dlq.sqlstate";
 
+    /**
+     * Attempts at one batch that fail with a refusal that may be one row's before the batch is isolated: a
+     * deadlock-like blip or a trigger reading a table being changed gets two more chances at the whole batch.
+     */
+    static final int SAME_BATCH_ATTEMPTS = 3;
+
     /** Told about each attempt, for health. */
     public interface Attempts {
 
@@ -77,6 +83,8 @@ public final class BatchWriter {
     private final Attempts attempts;
     /** A dry run: every transaction is rolled back after the write, so the counts are real and nothing stays. */
     private final boolean rollBack;
+    /** Rows per transaction, shrunk by statement timeouts; shared by every thread writing through this writer. */
+    private final BatchIsolation.Chunks chunks;
 
     /**
      * @param backOff  waits between attempts after a transient failure; when it stops, the failure is thrown
@@ -97,6 +105,7 @@ public final class BatchWriter {
         this.giveUp = giveUp;
         this.attempts = attempts;
         this.rollBack = rollBack;
+        this.chunks = BatchIsolation.Chunks.adaptive();
     }
 
     /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
@@ -118,26 +127,36 @@ public final class BatchWriter {
     }
 
     /**
-     * Writes items as they were read, reduced to one per case first, as {@link #write(List)}; every item's
-     * revision goes into its case's history, also those the reduction set aside.
+     * Writes items as they were read, reduced to one per case first, as {@link #write(List)}; a kept item is
+     * written with the update {@link BatchReduction#keep} made of it (which may carry a jurisdiction an item it
+     * replaced carried). Every item's revision goes into its case's history, also those the reduction set aside.
      */
     public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
-        Map<UUID, T> byCase = new LinkedHashMap<>();
+        Map<UUID, Kept<T>> byCase = new LinkedHashMap<>();
         List<SeenRevision> setAside = new ArrayList<>();
         for (T item : items) {
-            byCase.merge(update.apply(item).caseId(), item, (kept, candidate) -> {
-                AssignmentUpdate keptUpdate = update.apply(kept);
-                AssignmentUpdate candidateUpdate = update.apply(candidate);
-                if (BatchReduction.conflicting(keptUpdate, candidateUpdate)) {
-                    conflict(metrics, candidateUpdate, "batch");
+            AssignmentUpdate itemUpdate = update.apply(item);
+            byCase.merge(itemUpdate.caseId(), new Kept<>(item, itemUpdate), (kept, candidate) -> {
+                if (BatchReduction.conflicting(kept.update(), candidate.update())) {
+                    conflict(metrics, candidate.update(), "batch");
                 }
-                T survivor = BatchReduction.keep(keptUpdate, candidateUpdate) == candidateUpdate ? candidate : kept;
-                T other = survivor == kept ? candidate : kept;
-                setAside.add(new SeenRevision(update.apply(other), occurredAt.apply(other)));
-                return survivor;
+                AssignmentUpdate winner = BatchReduction.keep(kept.update(), candidate.update());
+                Kept<T> dropped = winner == kept.update() ? candidate : kept;
+                setAside.add(new SeenRevision(dropped.update(), occurredAt.apply(dropped.item())));
+                return winner == kept.update() ? kept : new Kept<>(candidate.item(), winner);
             });
         }
-        return write(new ArrayList<>(byCase.values()), update, occurredAt, items.size(), setAside);
+        Map<T, AssignmentUpdate> reduced = new IdentityHashMap<>();
+        List<T> survivors = new ArrayList<>(byCase.size());
+        byCase.values().forEach(kept -> {
+            reduced.put(kept.item(), kept.update());
+            survivors.add(kept.item());
+        });
+        return write(survivors, reduced::get, occurredAt, items.size(), setAside);
+    }
+
+    /** An item kept for its case, with the update it is written as. */
+    private record Kept<T>(T item, AssignmentUpdate update) {
     }
 
     /**
@@ -167,8 +186,12 @@ public final class BatchWriter {
         Map<UUID, List<SeenRevision>> setAsideByCase = new HashMap<>();
         setAside.forEach(seen -> setAsideByCase.computeIfAbsent(seen.update().caseId(), c -> new ArrayList<>()).add(seen));
         BackOffExecution waits = null;
+        int failedAttempts = 0;
         while (true) {
             long start = System.nanoTime();
+            // A refusal that may be one row's or the database's is isolated once the same batch failed a few times.
+            BatchIsolation.Options options = new BatchIsolation.Options(failedAttempts >= SAME_BATCH_ATTEMPTS,
+                    this::checkWritable, chunks, BatchIsolation.Options.LARGEST_BISECTED);
             try {
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
                         updates -> transaction.execute(status -> {
@@ -177,11 +200,12 @@ public final class BatchWriter {
                                 status.setRollbackOnly();
                             }
                             return applied;
-                        }));
+                        }), options);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 written(items, update, occurredAt, events, isolated, took);
                 return new Written<>(isolated.result(), isolated.refused());
             } catch (RuntimeException e) {
+                failedAttempts++;
                 metrics.writeFailed();
                 attempts.failed(e);
                 if (waits == null) {
@@ -209,6 +233,14 @@ public final class BatchWriter {
             }
         }
         return seen;
+    }
+
+    /** Throws what PostgreSQL throws for every row: the write of no rows, in a transaction rolled back. */
+    private void checkWritable() {
+        transaction.executeWithoutResult(status -> {
+            writer.checkWritable();
+            status.setRollbackOnly();
+        });
     }
 
     /**

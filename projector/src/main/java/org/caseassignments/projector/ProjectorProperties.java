@@ -9,6 +9,7 @@ import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Projector settings ({@code projector.*}); each has an environment-variable override in
@@ -67,6 +68,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      *                        last commit is this old: how far a live projector's committed offsets trail
      * @param quietAfter      a task that received no event for this long (while not writing) commits too
      * @param maxPendingCases distinct cases a task gathers at most before it commits
+     * @param maxPendingBytes bytes the events a task gathers and their records may hold before it commits
      * @param retry           backoff while PostgreSQL fails
      */
     public record Sink(@DefaultValue("25ms") Duration checkEvery,
@@ -74,13 +76,17 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                        @DefaultValue("500ms") Duration quietAfter,
                        @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue("1s") Duration liveCommitEvery,
+                       @DefaultValue("64MB") DataSize maxPendingBytes,
                        @DefaultValue Retry retry) {
     }
 
     /**
      * @param maxCommitDelay readiness is DOWN while a task holds events it has not committed for longer than this
+     * @param maxStall       readiness is DOWN while an input partition this instance reads has input beyond its
+     *                       committed offset and that offset has not moved for longer than this
      */
-    public record Health(@DefaultValue("2m") Duration maxCommitDelay) {
+    public record Health(@DefaultValue("2m") Duration maxCommitDelay,
+                         @DefaultValue("2m") Duration maxStall) {
     }
 
     /** Exponential backoff between attempts to apply a failed batch; it never gives up. */

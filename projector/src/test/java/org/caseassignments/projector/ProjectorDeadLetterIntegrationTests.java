@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,8 +61,8 @@ class ProjectorDeadLetterIntegrationTests {
     static void startProjector() throws Exception {
         registry = new RegistryStub();
         Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, ProjectorInstance.uniqueApplicationId());
-        properties.put("projector.registry-url", registry.url().toString());
-        projector = ProjectorInstance.start(properties);
+        // An unknown schema id is dead-lettered once the registry has not known it for half a second.
+        projector = ProjectorInstance.start(ProjectorInstance.withRegistry(properties, registry, Duration.ofMillis(500)));
     }
 
     @AfterAll
@@ -84,7 +83,7 @@ class ProjectorDeadLetterIntegrationTests {
         Map<String, byte[]> bad = new LinkedHashMap<>();
         bad.put("UNKNOWN_FRAMING", "{\"case_id\":\"json, not avro\"}".getBytes(StandardCharsets.UTF_8));
         bad.put("MALFORMED_PAYLOAD", Arrays.copyOf(good, 12));
-        bad.put("UNKNOWN_SCHEMA", confluentFramed(9999, new byte[] {2, 'x'}));
+        bad.put("UNKNOWN_SCHEMA", RegistryStub.confluentFramed(9999, new byte[] {2, 'x'}));
         bad.put("MISSING_REQUIRED_FIELD", withoutRevision(caseId));
         bad.put(Rejection.NEGATIVE_REVISION, codec.encode(TOPICS.events(), CaseEvents.changed(caseId, -4).build(), false));
         bad.put(Rejection.INVALID_CASE_ID, codec.encode(TOPICS.events(), notAUuid, false));
@@ -141,11 +140,7 @@ class ProjectorDeadLetterIntegrationTests {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        return confluentFramed(registry.preRegister(schema), body.toByteArray());
-    }
-
-    private static byte[] confluentFramed(int schemaId, byte[] body) {
-        return ByteBuffer.allocate(5 + body.length).put((byte) 0).putInt(schemaId).put(body).array();
+        return RegistryStub.confluentFramed(registry.preRegister(schema), body.toByteArray());
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(int expected) {

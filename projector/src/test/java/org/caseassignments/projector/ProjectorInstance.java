@@ -3,16 +3,20 @@ package org.caseassignments.projector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
 import org.apache.kafka.streams.KafkaStreams;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
@@ -50,6 +54,18 @@ final class ProjectorInstance implements AutoCloseable {
         return properties;
     }
 
+    /**
+     * {@code properties} pointing the projector at a test's schema registry, whose 404 for a schema id it takes as
+     * final {@code notFoundWindow} after the first.
+     */
+    static Map<String, String> withRegistry(Map<String, String> properties, RegistryStub registry,
+                                            Duration notFoundWindow) {
+        properties.put("projector.registry-url", registry.url().toString());
+        properties.put("spring.kafka.properties." + SerdeSettings.REGISTRY_NOT_FOUND_WINDOW_MS,
+                Long.toString(notFoundWindow.toMillis()));
+        return properties;
+    }
+
     static ProjectorInstance start(TestDatabase db, ProjectorTopics topics, String applicationId) {
         return start(properties(db, topics, applicationId));
     }
@@ -82,6 +98,11 @@ final class ProjectorInstance implements AutoCloseable {
 
     Status health(String component) {
         return context.getBean(HealthEndpoint.class).healthForPath(component).getStatus();
+    }
+
+    /** The details a health indicator gives, by its bean's name (e.g. {@code projectionProgressHealthIndicator}). */
+    Map<String, Object> healthDetails(String indicatorBean) {
+        return context.getBean(indicatorBean, HealthIndicator.class).health().getDetails();
     }
 
     @Override

@@ -286,6 +286,28 @@ public class AssignmentWriter {
     }
 
     /**
+     * Runs the batch's statements with no rows, inside the caller's transaction: throws what PostgreSQL throws for
+     * every row (no such table, no privilege to write it, a read-only database), and nothing when only some rows
+     * could be refused ({@link BatchIsolation}).
+     */
+    public void checkWritable() {
+        jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(
+                    UPSERT_PROJECTION.formatted(table, Guard.STRICTLY_NEWER.condition))) {
+                bindUpdates(connection, ps, List.of(), true);
+                ps.executeQuery().close();
+            }
+            if (followEntities) {
+                try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION)) {
+                    bindUpdates(connection, ps, List.of(), false);
+                    ps.executeQuery().close();
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
      * Brings the placement and kinship rows of the given cases to their projection rows' triples, under the
      * follow's guard (a copy never moves to an older revision) and the writers' lock order, inside the caller's
      * transaction. Only on the live projection's writer.

@@ -5,14 +5,23 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Writes a batch, and when PostgreSQL rejects it for its data ({@link DatabaseRejection}) finds the
- * rows that cause it by bisection: each half is written in its own transaction, down to single rows, so
- * every good row is applied and only the offending ones are returned, in
- * {@code O(offenders × log(batch))} transactions. A transient failure is thrown as it is, for the caller
- * to retry the whole batch (halves that committed before it are applied again, harmlessly, under the
- * guard). Halves are written in the batch's order, one after the other, so each transaction keeps the
- * writer's lock order and later rows of a case still follow earlier ones. The one implementation used by
- * the projector, the replay and the snapshot load.
+ * Writes a batch, and when PostgreSQL refuses it for some of its rows finds them by bisection: each half is
+ * written in its own transaction, down to single rows, so every good row is applied and only the offending ones
+ * are returned, in {@code O(offenders × log(batch))} transactions. Which failures it isolates is
+ * {@link DatabaseRejection#handling}'s call:
+ * <ul>
+ *   <li>a refusal of the rows' data is isolated at once;</li>
+ *   <li>any other refusal only when the caller says it persisted ({@link Options#isolateAnyRefusal}), and a row
+ *       that fails alone with it is returned only while the table takes a write of no rows at all
+ *       ({@link Options#writable}): otherwise the failure is the database's, not the row's, and is thrown;</li>
+ *   <li>a statement timeout halves the rows written per transaction ({@link Chunks}), down to one row; a single row
+ *       that still times out is thrown, never set aside (a lock held elsewhere times out a good row too);</li>
+ *   <li>a failure of the database's state is thrown as it is, for the caller to retry the whole batch (halves that
+ *       committed before it are applied again, harmlessly, under the guard).</li>
+ * </ul>
+ * Halves are written in the batch's order, one after the other, so each transaction keeps the writer's lock order
+ * and later rows of a case still follow earlier ones. The one implementation used by the projector, the replay and
+ * the snapshot load.
  */
 public final class BatchIsolation {
 
@@ -24,7 +33,40 @@ public final class BatchIsolation {
     public record Isolated<T>(ApplyResult result, List<Refused<T>> refused) {
     }
 
+    /**
+     * @param isolateAnyRefusal also bisect a refusal that may be the database's ({@code RETRY_THEN_ISOLATE}): the
+     *                          caller retried the same batch and it persisted
+     * @param writable          throws when the table does not take a write of no rows (no privilege, no table): run
+     *                          before the first such row is set aside
+     * @param chunks            how many rows one transaction writes at most, shrunk by statement timeouts
+     * @param largestBisected   a refused part larger than this is split into parts of this size rather than halves
+     */
+    public record Options(boolean isolateAnyRefusal, Runnable writable, Chunks chunks, int largestBisected) {
+
+        /**
+         * A thousand rows: a part that size costs about what a round trip does, and starting the bisection there
+         * makes finding the refused rows of a backlog batch cost about three writes of it rather than one per
+         * level (BENCHMARKS.md, "Isolating refused rows").
+         */
+        public static final int LARGEST_BISECTED = 1_000;
+
+        /** Isolates only refusals of the rows' data, in transactions as large as the batch. */
+        public static final Options DATA_ONLY = new Options(false, () -> { }, Chunks.unlimited(), LARGEST_BISECTED);
+
+        public Options {
+            if (largestBisected < 2) {
+                throw new IllegalArgumentException("largestBisected must be at least 2, was " + largestBisected);
+            }
+        }
+    }
+
     private BatchIsolation() {
+    }
+
+    /** Isolates the refusals of the rows' data ({@link Options#DATA_ONLY}). */
+    public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
+                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction) {
+        return apply(items, update, oneTransaction, Options.DATA_ONLY);
     }
 
     /**
@@ -33,31 +75,150 @@ public final class BatchIsolation {
      * @param oneTransaction writes the updates it is given in one transaction (rolled back if it throws)
      */
     public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
-                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction) {
-        List<Refused<T>> refused = new ArrayList<>();
-        ApplyResult result = apply(items, update, oneTransaction, refused);
-        return new Isolated<>(result, refused);
+                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction, Options options) {
+        Run<T> run = new Run<>(update, oneTransaction, options);
+        ApplyResult result = ApplyResult.NONE;
+        for (int from = 0; from < items.size(); ) {
+            int to = (int) Math.min(items.size(), (long) from + options.chunks().rows());
+            result = result.plus(run.write(items.subList(from, to)));
+            from = to;
+        }
+        return new Isolated<>(result, run.refused);
     }
 
-    private static <T> ApplyResult apply(List<T> items, Function<T, AssignmentUpdate> update,
-                                         Function<List<AssignmentUpdate>, ApplyResult> oneTransaction,
-                                         List<Refused<T>> refused) {
-        if (items.isEmpty()) {
-            return ApplyResult.NONE;
+    /** One isolation: what it refused, and whether the table was seen to take a write. */
+    private static final class Run<T> {
+        private final Function<T, AssignmentUpdate> update;
+        private final Function<List<AssignmentUpdate>, ApplyResult> oneTransaction;
+        private final Options options;
+        private final List<Refused<T>> refused = new ArrayList<>();
+        private boolean writableChecked;
+
+        Run(Function<T, AssignmentUpdate> update, Function<List<AssignmentUpdate>, ApplyResult> oneTransaction,
+            Options options) {
+            this.update = update;
+            this.oneTransaction = oneTransaction;
+            this.options = options;
         }
-        List<AssignmentUpdate> updates = new ArrayList<>(items.size());
-        items.forEach(item -> updates.add(update.apply(item)));
-        try {
-            return oneTransaction.apply(updates);
-        } catch (RuntimeException e) {
-            DatabaseRejection rejection = DatabaseRejection.of(e).orElseThrow(() -> e);
-            if (items.size() == 1) {
-                refused.add(new Refused<>(items.get(0), rejection));
+
+        ApplyResult write(List<T> items) {
+            if (items.isEmpty()) {
                 return ApplyResult.NONE;
             }
-            int half = items.size() / 2;
-            ApplyResult first = apply(items.subList(0, half), update, oneTransaction, refused);
-            return first.plus(apply(items.subList(half, items.size()), update, oneTransaction, refused));
+            try {
+                return whole(items);
+            } catch (RuntimeException e) {
+                return failed(items, e);
+            }
+        }
+
+        /** Writes {@code items} in one transaction, or throws. */
+        private ApplyResult whole(List<T> items) {
+            List<AssignmentUpdate> updates = new ArrayList<>(items.size());
+            items.forEach(item -> updates.add(update.apply(item)));
+            ApplyResult result = oneTransaction.apply(updates);
+            options.chunks().written(items.size());
+            return result;
+        }
+
+        /** {@code items} failed as a whole with {@code e}: isolate what it refused, or throw. */
+        private ApplyResult failed(List<T> items, RuntimeException e) {
+            DatabaseRejection.Handling handling = DatabaseRejection.handling(e);
+            boolean isolate = handling == DatabaseRejection.Handling.ISOLATE
+                    || handling == DatabaseRejection.Handling.RETRY_THEN_ISOLATE && options.isolateAnyRefusal();
+            if (handling == DatabaseRejection.Handling.SHRINK && items.size() > 1 && options.chunks().adapts) {
+                options.chunks().timedOut(items.size());
+            } else if (!isolate) {
+                throw e;
+            }
+            if (items.size() == 1) {
+                if (handling != DatabaseRejection.Handling.ISOLATE) {
+                    checkWritable(e);
+                }
+                refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
+                return ApplyResult.NONE;
+            }
+            // Halves, or parts of at most largestBisected rows: bisecting a backlog batch from its full size
+            // rewrites it once per level until the parts are smaller than the gaps between refused rows.
+            int part = items.size() > options.largestBisected() ? options.largestBisected() : (items.size() + 1) / 2;
+            if (part * 2 >= items.size() && handling != DatabaseRejection.Handling.SHRINK) {
+                // Halves of a refused part: when the first is written whole, the refusal is in the second, which
+                // is then split without being written whole (a round trip saved per level of the bisection).
+                List<T> second = items.subList(part, items.size());
+                ApplyResult first;
+                try {
+                    first = whole(items.subList(0, part));
+                } catch (RuntimeException firstFailed) {
+                    return failed(items.subList(0, part), firstFailed).plus(write(second));
+                }
+                return first.plus(second.size() > 1 ? failed(second, e) : write(second));
+            }
+            ApplyResult result = ApplyResult.NONE;
+            for (int from = 0; from < items.size(); from += part) {
+                result = result.plus(write(items.subList(from, Math.min(items.size(), from + part))));
+            }
+            return result;
+        }
+
+        /** A row is set aside for a refusal that may be the database's only while the table takes a write at all. */
+        private void checkWritable(RuntimeException refusal) {
+            if (writableChecked) {
+                return;
+            }
+            try {
+                options.writable().run();
+            } catch (RuntimeException notWritable) {
+                refusal.addSuppressed(notWritable);
+                throw refusal;
+            }
+            writableChecked = true;
+        }
+    }
+
+    /**
+     * How many rows one transaction writes at most: unlimited until a statement or transaction timeout, then half
+     * the rows that timed out, doubling again per batch written once {@link #GROW_BACK_AFTER_NANOS} passed without a
+     * timeout. Shared by the threads of one writer (the database's limit is the same for all), so thread-safe.
+     */
+    public static final class Chunks {
+
+        /** A minute: a backlog keeps the size that works, a projector back to live events grows back. */
+        static final long GROW_BACK_AFTER_NANOS = 60_000_000_000L;
+
+        private final boolean adapts;
+        private volatile int rows = Integer.MAX_VALUE;
+        private volatile long timedOutAt;
+
+        private Chunks(boolean adapts) {
+            this.adapts = adapts;
+        }
+
+        /** Shrinks on a timeout, and grows back. */
+        public static Chunks adaptive() {
+            return new Chunks(true);
+        }
+
+        /** Never limits: a timeout is thrown like any failure of the database's state. */
+        public static Chunks unlimited() {
+            return new Chunks(false);
+        }
+
+        public int rows() {
+            return rows;
+        }
+
+        synchronized void timedOut(int size) {
+            rows = Math.max(1, Math.min(rows, size / 2));
+            timedOutAt = System.nanoTime();
+        }
+
+        void written(int size) {
+            if (adapts && rows != Integer.MAX_VALUE && size >= rows
+                    && System.nanoTime() - timedOutAt > GROW_BACK_AFTER_NANOS) {
+                synchronized (this) {
+                    rows = rows > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : rows * 2;
+                }
+            }
         }
     }
 }

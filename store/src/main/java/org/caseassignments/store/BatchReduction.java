@@ -14,16 +14,31 @@ import java.util.function.Consumer;
  * survivors gives the same result as applying every update one by one in order, whatever the batching:
  * the higher revision wins; at an equal revision the first update stays under the strictly-newer guard
  * (events: a second event at a revision already taken changes nothing) and the later one wins under the
- * converge guard (snapshot rows: the later row converges the values).
+ * converge guard (snapshot rows: the later row converges the values). The winner keeps the jurisdiction
+ * the update it replaced carried when it carries none itself, as the upsert's
+ * {@code coalesce(EXCLUDED.jurisdiction, stored)} would have kept it had each been written on its own
+ * (decision 26).
  */
 public final class BatchReduction {
 
     private BatchReduction() {
     }
 
-    /** Of two updates of one case, the one to keep; {@code candidate} came after {@code kept}. */
+    /**
+     * Of two updates of one case, the one to keep; {@code candidate} came after {@code kept}. A winning
+     * candidate without a jurisdiction comes back carrying {@code kept}'s ({@link #replacing}).
+     */
     public static AssignmentUpdate keep(AssignmentUpdate kept, AssignmentUpdate candidate) {
-        return candidateWins(candidate.guard(), kept.revision(), candidate.revision()) ? candidate : kept;
+        return candidateWins(candidate.guard(), kept.revision(), candidate.revision()) ? replacing(kept, candidate) : kept;
+    }
+
+    /**
+     * {@code winner} as it replaces {@code kept}: itself, or, when it carries no jurisdiction and {@code kept}
+     * does, itself with {@code kept}'s — the row written one by one would keep it ({@code coalesce}).
+     */
+    public static AssignmentUpdate replacing(AssignmentUpdate kept, AssignmentUpdate winner) {
+        return winner.jurisdiction() == null && kept.jurisdiction() != null
+                ? winner.withJurisdiction(kept.jurisdiction()) : winner;
     }
 
     /** The same rule on the revisions alone, for callers that keep the kept update's revision at hand. */

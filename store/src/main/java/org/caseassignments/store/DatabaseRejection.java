@@ -2,13 +2,17 @@ package org.caseassignments.store;
 
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A database error that belongs to the data of the rows written, not to the database's state: PostgreSQL
- * would refuse the same rows again, so retrying the batch cannot help and the rows that cause it must be
- * set aside. Everything else — connection, serialization, deadlock, shutdown, resources, a missing
- * privilege or table — is transient for the writers: it is retried with backoff (or stops a command-line
- * run), because dropping rows cannot fix it and an operator or time can. Decision 13.
+ * A row PostgreSQL refused, as the writers report it, and how a writer treats each database failure
+ * ({@link Handling}). A failure that belongs to the data of the rows (SQLSTATE classes 22, 23, 54) is isolated at
+ * once; one that belongs to the database's state (a lost connection, a deadlock, a missing table, a read-only
+ * database…) is retried with backoff, because dropping rows cannot fix it and an operator or time can; a statement
+ * or transaction timeout shrinks the batch; anything else (a trigger's {@code RAISE}, a row-level-security
+ * {@code WITH CHECK}, a corrupt page) may belong to one row or to all of them, so the writer retries the same batch
+ * a few times and then isolates it, dead-lettering only what fails alone while the table still takes writes.
+ * Decisions 13 and 27.
  *
  * @param reason   stable code naming the SQLSTATE class, for {@code dlq.reason} and the rejects file
  * @param sqlState the five-character SQLSTATE
@@ -22,20 +26,85 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
     public static final String INTEGRITY_VIOLATION = "DATABASE_INTEGRITY_VIOLATION";
     /** SQLSTATE class 54: the row exceeds a limit of PostgreSQL (too many columns, a too large value). */
     public static final String PROGRAM_LIMIT = "DATABASE_PROGRAM_LIMIT_EXCEEDED";
+    /**
+     * Any other SQLSTATE that PostgreSQL raised for this row alone while the table took other rows: a trigger's
+     * {@code RAISE} (P0001), a row-level-security policy (42501), a corrupt page (XX001)…
+     */
+    public static final String ROW_REFUSED = "DATABASE_ROW_REFUSED";
 
-    /** The rejection {@code failure} stands for, or empty when it is transient (retry the same rows). */
+    /** How a writer treats a failed write of a batch. */
+    public enum Handling {
+        /** The rows' data (classes 22, 23, 54): find the refused rows by bisection at once. */
+        ISOLATE,
+        /** Rows or the database, it cannot tell yet: retry the same batch a few times, then isolate. */
+        RETRY_THEN_ISOLATE,
+        /** A statement or transaction timeout: write smaller batches. */
+        SHRINK,
+        /** The database's state, whatever the rows: retry with backoff, never set a row aside. */
+        RETRY
+    }
+
+    /**
+     * Failures that are never a row's: connection (08), transaction rollback — serialization, deadlock (40),
+     * insufficient resources (53), operator intervention but a cancel (57P…), system errors (58), invalid
+     * authorization (28), no such database, schema, table, column or function, a read-only database, an object
+     * locked or in use.
+     */
+    private static final Set<String> DATABASE_STATE_CLASSES = Set.of("08", "28", "40", "53", "58", "3D", "3F");
+    private static final Set<String> DATABASE_STATES = Set.of("57P01", "57P02", "57P03", "57P04", "57P05",
+            "42P01", "42703", "42883", "25006", "25P03", "55P03", "55006", "55000");
+    /** {@code query_canceled} (a statement timeout) and {@code transaction_timeout} (PostgreSQL 17). */
+    private static final Set<String> TIMEOUTS = Set.of("57014", "25P04");
+
+    /** The rejection {@code failure} stands for when it is about the rows' data, or empty. */
     public static Optional<DatabaseRejection> of(Throwable failure) {
+        return sqlException(failure).flatMap(sql -> {
+            String reason = dataReason(sql.getSQLState());
+            return reason == null ? Optional.empty()
+                    : Optional.of(new DatabaseRejection(reason, sql.getSQLState(), oneLine(sql.getMessage())));
+        });
+    }
+
+    /** A row refused alone with {@code failure}: its data class's reason, or {@link #ROW_REFUSED}. */
+    public static DatabaseRejection refusedAlone(Throwable failure) {
+        return of(failure).orElseGet(() -> {
+            SQLException sql = sqlException(failure).orElseThrow(() -> new IllegalArgumentException(
+                    "not a PostgreSQL refusal: " + failure, failure));
+            return new DatabaseRejection(ROW_REFUSED, sql.getSQLState(), oneLine(sql.getMessage()));
+        });
+    }
+
+    /** How a writer treats {@code failure}; anything without a SQLSTATE (no connection from the pool…) is {@code RETRY}. */
+    public static Handling handling(Throwable failure) {
+        String state = sqlException(failure).map(SQLException::getSQLState).orElse(null);
+        if (state == null || state.length() != 5) {
+            return Handling.RETRY;
+        }
+        if (dataReason(state) != null) {
+            return Handling.ISOLATE;
+        }
+        if (TIMEOUTS.contains(state)) {
+            return Handling.SHRINK;
+        }
+        if (DATABASE_STATE_CLASSES.contains(state.substring(0, 2)) || DATABASE_STATES.contains(state)) {
+            return Handling.RETRY;
+        }
+        return Handling.RETRY_THEN_ISOLATE;
+    }
+
+    private static String dataReason(String state) {
+        return switch (state != null && state.length() == 5 ? state.substring(0, 2) : "") {
+            case "22" -> DATA_EXCEPTION;
+            case "23" -> INTEGRITY_VIOLATION;
+            case "54" -> PROGRAM_LIMIT;
+            default -> null;
+        };
+    }
+
+    private static Optional<SQLException> sqlException(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof SQLException sql && sql.getSQLState() != null) {
-                String state = sql.getSQLState();
-                String reason = switch (state.length() == 5 ? state.substring(0, 2) : "") {
-                    case "22" -> DATA_EXCEPTION;
-                    case "23" -> INTEGRITY_VIOLATION;
-                    case "54" -> PROGRAM_LIMIT;
-                    default -> null;
-                };
-                return reason == null ? Optional.empty()
-                        : Optional.of(new DatabaseRejection(reason, state, oneLine(sql.getMessage())));
+                return Optional.of(sql);
             }
         }
         return Optional.empty();

@@ -28,6 +28,22 @@ class BatchReductionTests {
     }
 
     @Test
+    void shouldKeepTheJurisdictionOfAnEventItReplacedWhenTheNewerOneCarriesNone() {
+        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(List.of(
+                AssignmentUpdate.created(A, "w-0", "s").withJurisdiction("georgia"),
+                AssignmentUpdate.changed(A, "w-1", "s", 1),
+                AssignmentUpdate.changed(B, "w-1", "s", 1).withJurisdiction("georgia"),
+                AssignmentUpdate.changed(B, "w-2", "s", 2).withJurisdiction("texas"),
+                AssignmentUpdate.changed(B, "w-3", "s", 3),
+                // lower than the kept one: written on its own it would change nothing, its jurisdiction included
+                AssignmentUpdate.changed(B, "w-0", "s", 0).withJurisdiction("alaska")));
+
+        assertThat(survivors).containsExactly(
+                AssignmentUpdate.changed(A, "w-1", "s", 1).withJurisdiction("georgia"),
+                AssignmentUpdate.changed(B, "w-3", "s", 3).withJurisdiction("texas"));
+    }
+
+    @Test
     void shouldLetACreationSurviveWhenNoChangeOfItsCaseIsInTheBatch() {
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(List.of(
                 AssignmentUpdate.created(A, "w-0", "s-0")));

@@ -34,6 +34,27 @@ class DatabaseRejectionTests {
         assertThat(DatabaseRejection.of(new IllegalStateException("no SQL state at all"))).isEmpty();
     }
 
+    @Test
+    void shouldIsolateDataRetryTheDatabasesStateShrinkOnTimeoutsAndRetryThenIsolateEverythingElse() {
+        for (String state : new String[] {"22021", "23514", "54000"}) {
+            assertThat(DatabaseRejection.handling(wrapped(state))).as(state).isEqualTo(DatabaseRejection.Handling.ISOLATE);
+        }
+        for (String state : new String[] {"08006", "40001", "40P01", "57P01", "53300", "42P01", "25006", "55P03", "28P01"}) {
+            assertThat(DatabaseRejection.handling(wrapped(state))).as(state).isEqualTo(DatabaseRejection.Handling.RETRY);
+        }
+        assertThat(DatabaseRejection.handling(new IllegalStateException("no SQL state at all")))
+                .isEqualTo(DatabaseRejection.Handling.RETRY);
+        assertThat(DatabaseRejection.handling(wrapped("57014"))).isEqualTo(DatabaseRejection.Handling.SHRINK);
+        assertThat(DatabaseRejection.handling(wrapped("25P04"))).isEqualTo(DatabaseRejection.Handling.SHRINK);
+        for (String state : new String[] {"P0001", "42501", "XX001", "XX000"}) {
+            assertThat(DatabaseRejection.handling(wrapped(state))).as(state)
+                    .isEqualTo(DatabaseRejection.Handling.RETRY_THEN_ISOLATE);
+        }
+        assertThat(DatabaseRejection.refusedAlone(wrapped("P0001")))
+                .extracting(DatabaseRejection::reason, DatabaseRejection::sqlState)
+                .containsExactly(DatabaseRejection.ROW_REFUSED, "P0001");
+    }
+
     private static RuntimeException wrapped(String sqlState) {
         return new DataIntegrityViolationException("statement failed", new SQLException("ERROR " + sqlState, sqlState));
     }

@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.caseassignments.schemas.serde.CaseEventSerializer;
@@ -59,7 +60,12 @@ public final class EventPublisher implements AutoCloseable {
 
     /** Sends raw bytes as a record value, e.g. a corrupt or foreign payload. */
     public RecordMetadata publishRaw(String topic, String key, byte[] value) {
-        return await(rawProducer.send(new ProducerRecord<>(topic, key, value)));
+        return publishRaw(topic, key, value, null);
+    }
+
+    /** Sends raw bytes as a record value, with these headers. */
+    public RecordMetadata publishRaw(String topic, String key, byte[] value, Iterable<Header> headers) {
+        return await(rawProducer.send(new ProducerRecord<>(topic, null, key, value, headers)));
     }
 
     private static RecordMetadata await(java.util.concurrent.Future<RecordMetadata> future) {

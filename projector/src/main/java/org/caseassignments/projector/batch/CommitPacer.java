@@ -24,14 +24,16 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  *       (while free to process) asks for a commit too;</li>
  *   <li>while the projector is behind, old events keep coming and it keeps gathering them, so a case
  *       that changed many times is written once; Kafka Streams commits at its commit interval anyway,
- *       and it asks for a commit as soon as {@code maxPendingCases} cases are pending.</li>
+ *       and it asks for a commit as soon as {@code maxPendingCases} cases are pending, or their records hold
+ *       {@code maxPendingBytes} ({@link PendingEvent#retainedBytes()}): memory is bounded by bytes as well as
+ *       by cases, whatever the size of the records.</li>
  * </ul>
  */
 public final class CommitPacer {
 
     /** When to write and when to ask for a commit; see the class comment. */
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
-                         Duration liveCommitEvery) {
+                         Duration liveCommitEvery, long maxPendingBytes) {
     }
 
     /** Whether a task's consumer has fetched everything its input partitions hold. */
@@ -73,7 +75,7 @@ public final class CommitPacer {
         pending.add(event);
         lastEventAt = context.currentSystemTimeMs();
         newestTimestamp = Math.max(newestTimestamp, event.timestamp());
-        if (pending.cases() >= pacing.maxPendingCases()) {
+        if (pending.cases() >= pacing.maxPendingCases() || pending.bytes() >= pacing.maxPendingBytes()) {
             context.commit();
         }
     }

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import org.caseassignments.store.AssignmentUpdate;
@@ -27,34 +27,35 @@ final class NewestPerCase<T> {
     private static final int MIN_CAPACITY = 1 << 10;
 
     private final Function<T, AssignmentUpdate> updateOf;
+    private final BiFunction<T, AssignmentUpdate, T> withUpdate;
     private final BiConsumer<T, T> conflicts;
-    private final Consumer<T> setAside;
     private long[] slots;
     private Object[] items;
     private int shift;
     private int size;
 
     /**
-     * @param conflicts told (kept, dropped) when an item meets its case's kept item at the same revision
-     *                  with another assignment ({@link BatchReduction#conflicting})
+     * @param withUpdate the item with another update: a winner that takes the jurisdiction of the item it
+     *                   replaces ({@link BatchReduction#replacing})
+     * @param conflicts  told (kept, dropped) when an item meets its case's kept item at the same revision
+     *                   with another assignment ({@link BatchReduction#conflicting})
      */
-    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts) {
-        this(updateOf, conflicts, item -> { });
-    }
-
-    /**
-     * @param setAside told each item that stops being, or never becomes, its case's kept item at another
-     *                 revision than the kept one's: the revisions the case's history still records
-     */
-    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiConsumer<T, T> conflicts, Consumer<T> setAside) {
+    NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiFunction<T, AssignmentUpdate, T> withUpdate,
+                  BiConsumer<T, T> conflicts) {
         this.updateOf = updateOf;
+        this.withUpdate = withUpdate;
         this.conflicts = conflicts;
-        this.setAside = setAside;
         allocate(MIN_CAPACITY);
     }
 
-    /** Keeps {@code item} unless its case holds a higher or equal revision (at an equal one the first stays). */
-    void add(T item) {
+    /**
+     * Keeps {@code item} unless its case holds a higher or equal revision (at an equal one the first stays);
+     * a kept item carries the jurisdiction of the one it replaced when it has none of its own.
+     *
+     * @return the item the table no longer holds: the one {@code item} replaced, or {@code item} itself when it was
+     *         not kept; null when its case is new
+     */
+    T add(T item) {
         AssignmentUpdate update = updateOf.apply(item);
         UUID caseId = update.caseId();
         long high = caseId.getMostSignificantBits();
@@ -68,23 +69,19 @@ final class NewestPerCase<T> {
                 if (++size * 2 > items.length) {
                     grow();
                 }
-                return;
+                return null;
             }
             if (slots[at] == high && slots[at + 1] == low) {
+                T kept = item(slot);
                 if (BatchReduction.candidateWins(update.guard(), storedRevision, update.revision())) {
-                    if (storedRevision != update.revision()) {
-                        setAside.accept(item(slot));
-                    }
-                    put(slot, high, low, update.revision(), item);
-                } else if (storedRevision != update.revision()) {
-                    setAside.accept(item);
-                } else {
-                    T kept = item(slot);
-                    if (BatchReduction.conflicting(updateOf.apply(kept), update)) {
-                        conflicts.accept(kept, item);
-                    }
+                    AssignmentUpdate replacing = BatchReduction.replacing(updateOf.apply(kept), update);
+                    put(slot, high, low, update.revision(), replacing == update ? item : withUpdate.apply(item, replacing));
+                    return kept;
                 }
-                return;
+                if (storedRevision == update.revision() && BatchReduction.conflicting(updateOf.apply(kept), update)) {
+                    conflicts.accept(kept, item);
+                }
+                return item;
             }
         }
     }

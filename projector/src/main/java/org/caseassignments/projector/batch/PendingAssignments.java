@@ -64,14 +64,14 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     private Consumer<List<BatchIsolation.Refused<PendingEvent>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
+    private long bytes;
     private long uncommittedWriteAt;
     private boolean open;
 
     PendingAssignments(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
         this.flusher = flusher;
         this.work = work;
-        this.byCase = new NewestPerCase<>(PendingEvent::update, (kept, dropped) -> conflicts.dropped(dropped.update()),
-                event -> setAside.add(new SeenRevision(event.update(), event.occurredAt())));
+        this.byCase = new NewestPerCase<>(PendingEvent::update, PendingEvent::withUpdate, (kept, dropped) -> conflicts.dropped(dropped.update()));
     }
 
     /**
@@ -97,7 +97,12 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     }
 
     void add(PendingEvent event) {
-        byCase.add(event);
+        PendingEvent dropped = byCase.add(event);
+        bytes += event.retainedBytes() - (dropped == null ? 0 : dropped.retainedBytes());
+        if (dropped != null) {
+            // its revision is still history (at the kept one's revision the kept, earlier one stays there too)
+            setAside.add(new SeenRevision(dropped.update(), dropped.occurredAt()));
+        }
         events++;
         task.taken(byCase.size());
     }
@@ -105,6 +110,11 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     /** Distinct cases pending. */
     int cases() {
         return byCase.size();
+    }
+
+    /** About how much heap the pending events and their records keep ({@link PendingEvent#retainedBytes()}). */
+    long bytes() {
+        return bytes;
     }
 
     boolean isEmpty() {
@@ -160,6 +170,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         byCase.clear();
         setAside.clear();
         events = 0;
+        bytes = 0;
         LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();
         return true;
     }
@@ -175,6 +186,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         byCase.clear();
         setAside.clear();
         events = 0;
+        bytes = 0;
         uncommittedWriteAt = 0;
         task.discarded();
     }
@@ -213,6 +225,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         byCase.clear();
         setAside.clear();
         events = 0;
+        bytes = 0;
         uncommittedWriteAt = 0;
         if (task != null) {
             work.close(task);

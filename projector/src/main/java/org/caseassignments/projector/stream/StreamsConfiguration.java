@@ -1,6 +1,10 @@
 package org.caseassignments.projector.stream;
 
+import java.time.Clock;
 import java.util.Map;
+import java.util.Set;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -23,6 +27,7 @@ import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * Runs {@link ProjectorTopology} through spring-kafka's {@code StreamsBuilderFactoryBean}, exactly
@@ -73,18 +78,24 @@ class StreamsConfiguration {
         ProjectorProperties.Sink sink = properties.sink();
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
                 new CommitPacer.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
-                        sink.maxPendingCases(), sink.liveCommitEvery()),
+                        sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes()),
                 new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
         topology.addTo(builder);
         return topology;
     }
 
     @Bean
-    StreamsBuilderFactoryBeanConfigurer streamsLifecycle() {
+    StreamThreadFailures streamThreadFailures(MeterRegistry registry) {
+        return new StreamThreadFailures(registry, Clock.systemUTC());
+    }
+
+    @Bean
+    StreamsBuilderFactoryBeanConfigurer streamsLifecycle(StreamThreadFailures failures) {
         return factoryBean -> {
             // A failed stream thread is replaced; its tasks resume from their last commit, nothing is skipped.
             factoryBean.setStreamsUncaughtExceptionHandler(e -> {
                 log.error("Stream thread failed; replacing it, its tasks resume from their last commit", e);
+                failures.replaced(e);
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             // A stopping instance hands its partitions over at once instead of after the session timeout.
@@ -95,5 +106,13 @@ class StreamsConfiguration {
     @Bean
     KafkaStreamsHealthIndicator kafkaStreamsHealthIndicator(StreamsBuilderFactoryBean factoryBean) {
         return new KafkaStreamsHealthIndicator(factoryBean);
+    }
+
+    @Bean
+    ProgressHealthIndicator projectionProgressHealthIndicator(StreamsBuilderFactoryBean factoryBean, KafkaAdmin kafkaAdmin,
+                                                              ProjectorProperties properties, CaseTopics topics,
+                                                              StreamThreadFailures failures) {
+        return new ProgressHealthIndicator(factoryBean, kafkaAdmin, properties.applicationId(),
+                Set.copyOf(topics.eventTopicNames()), properties.health().maxStall(), failures, Clock.systemUTC());
     }
 }

@@ -50,7 +50,8 @@ class CommitPacerTests {
             return List.of();
         });
         context.addStateStore(pending);
-        writer = new CommitPacer(new CommitPacer.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY),
+        writer = new CommitPacer(new CommitPacer.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
+                        Long.MAX_VALUE),
                 partition -> {
                     askedPartitions.add(partition);
                     return fetched;

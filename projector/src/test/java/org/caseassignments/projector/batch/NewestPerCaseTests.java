@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class NewestPerCaseTests {
 
     @Test
-    void shouldKeepWhatTheBatchReductionKeepsWhileGrowingPastManyCollisions() {
+    void shouldKeepWhatTheBatchReductionKeepsJurisdictionsIncludedWhileGrowingPastManyCollisions() {
         for (long seed = 1; seed <= 5; seed++) {
             Random random = new Random(seed);
             List<UUID> cases = new ArrayList<>();
@@ -26,8 +26,11 @@ class NewestPerCaseTests {
             List<AssignmentUpdate> events = new ArrayList<>();
             NewestPerCase<AssignmentUpdate> table = table();
             for (int i = 0; i < 40_000; i++) {
+                // Some events carry the case's jurisdiction, most none: a kept one takes the jurisdiction of what
+                // it replaced.
+                int jurisdiction = random.nextInt(8);
                 AssignmentUpdate update = AssignmentUpdate.changed(cases.get(random.nextInt(cases.size())),
-                        "w-" + i, "s", random.nextInt(6));
+                        "w-" + i, "s", random.nextInt(6)).withJurisdiction(jurisdiction < 2 ? "j-" + jurisdiction : null);
                 events.add(update);
                 table.add(update);
             }
@@ -42,9 +45,14 @@ class NewestPerCaseTests {
     void shouldKeepTheFirstOfTwoEventsAtTheSameRevisionReportTheConflictAndNeverKeepALowerOne() {
         UUID caseId = UUID.randomUUID();
         List<AssignmentUpdate> conflicts = new ArrayList<>();
-        NewestPerCase<AssignmentUpdate> table = new NewestPerCase<>(u -> u, (kept, dropped) -> conflicts.add(dropped));
-        table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
-        table.add(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        NewestPerCase<AssignmentUpdate> table = new NewestPerCase<>(u -> u, (u, replacing) -> replacing,
+                (kept, dropped) -> conflicts.add(dropped));
+        AssignmentUpdate first = AssignmentUpdate.changed(caseId, "w-first", "s", 3);
+        AssignmentUpdate later = AssignmentUpdate.changed(caseId, "w-later", "s", 3);
+        assertThat(table.add(AssignmentUpdate.changed(caseId, "w-lower", "s", 1))).isNull();
+        // each add tells what the table let go of: the item replaced, or the one not kept
+        assertThat(table.add(first)).isEqualTo(AssignmentUpdate.changed(caseId, "w-lower", "s", 1));
+        assertThat(table.add(later)).isSameAs(later);
         table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
         table.add(AssignmentUpdate.changed(caseId, "w-older", "s", 2));
         table.add(AssignmentUpdate.created(caseId, "w-created", "s"));
@@ -90,6 +98,6 @@ class NewestPerCaseTests {
     }
 
     private static NewestPerCase<AssignmentUpdate> table() {
-        return new NewestPerCase<>(u -> u, (kept, dropped) -> { });
+        return new NewestPerCase<>(u -> u, (u, replacing) -> replacing, (kept, dropped) -> { });
     }
 }

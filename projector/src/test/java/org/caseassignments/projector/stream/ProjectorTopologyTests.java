@@ -79,7 +79,7 @@ class ProjectorTopologyTests {
 
     private static final CommitPacer.Pacing PACING =
             new CommitPacer.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
-                    Duration.ofSeconds(1));
+                    Duration.ofSeconds(1), Long.MAX_VALUE);
 
     /** What the PostgreSQL stage was given, one list per flush. */
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();

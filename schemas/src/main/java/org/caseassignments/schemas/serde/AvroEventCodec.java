@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -41,6 +42,8 @@ public final class AvroEventCodec {
     static final byte CONFLUENT_MAGIC = 0x00;
     static final byte SINGLE_OBJECT_MARKER_0 = (byte) 0xC3;
     static final byte SINGLE_OBJECT_MARKER_1 = 0x01;
+    /** Schema ids whose 404 window is tracked at most. */
+    private static final int MAX_IDS_NOT_FOUND = 10_000;
 
     private final BundledSchemas schemas;
     private final SchemaRegistryClient registry;
@@ -48,6 +51,8 @@ public final class AvroEventCodec {
     private final Map<Schema, DatumReader<SpecificRecord>> readersByWriterSchema = new ConcurrentHashMap<>();
     private final Map<Schema, Long> fingerprints = new ConcurrentHashMap<>();
     private final Map<Schema, SpecificDatumWriter<Object>> writersBySchema = new ConcurrentHashMap<>();
+    /** When the registry first answered 404 for each schema id it has not known since (System.nanoTime). */
+    private final Map<Integer, Long> notFoundSince = new ConcurrentHashMap<>();
 
     public AvroEventCodec(SerdeSettings settings, BundledSchemas schemas) {
         this.settings = settings;
@@ -160,12 +165,39 @@ public final class AvroEventCodec {
                             + SerdeSettings.REGISTRY_URL + ")");
         }
         try {
-            return registry.schemaById(id);
+            Schema schema = registry.schemaById(id);
+            if (!notFoundSince.isEmpty()) {
+                notFoundSince.remove(id);
+            }
+            return schema;
         } catch (SchemaRegistryClient.SchemaNotFoundException e) {
-            throw new EventDecodingException(DecodeFailure.UNKNOWN_SCHEMA, "registry has no schema id " + id, e);
+            throw notFound(id, e);
+        } catch (SchemaRegistryClient.UnsupportedSchemaException e) {
+            throw new EventDecodingException(DecodeFailure.UNSUPPORTED_SCHEMA, e.getMessage(), e);
         } catch (SchemaRegistryClient.RegistryException e) {
             throw new EventDecodingException(DecodeFailure.REGISTRY_UNAVAILABLE, e.getMessage(), e);
         }
+    }
+
+    /**
+     * A 404 for a schema id is transient ({@code REGISTRY_UNAVAILABLE}, retried by the caller) until
+     * {@link SerdeSettings#registryNotFoundWindow()} has passed since the registry first answered 404 for it, then
+     * {@code UNKNOWN_SCHEMA}: the window is counted per id, not per record, so a run of records with an id that never
+     * comes waits once.
+     */
+    private EventDecodingException notFound(int id, SchemaRegistryClient.SchemaNotFoundException e) {
+        long now = System.nanoTime();
+        if (notFoundSince.size() >= MAX_IDS_NOT_FOUND) {
+            notFoundSince.clear(); // ids of corrupt records, most likely; forgetting them costs one more window each
+        }
+        long since = notFoundSince.computeIfAbsent(id, unknown -> now);
+        Duration window = settings.registryNotFoundWindow();
+        if (now - since < window.toNanos()) {
+            return new EventDecodingException(DecodeFailure.REGISTRY_UNAVAILABLE, "registry does not know schema id " + id
+                    + " yet; asking again for up to " + window + " after its first 404 (a follower catching up?)", e);
+        }
+        return new EventDecodingException(DecodeFailure.UNKNOWN_SCHEMA, "registry has no schema id " + id
+                + " (still unknown " + window + " after its first 404)", e);
     }
 
     private DatumReader<SpecificRecord> resolvingReader(Schema writer) {

@@ -11,6 +11,11 @@ public enum DecodeFailure {
     UNKNOWN_FRAMING,
     /** The writer schema (by registry id or fingerprint) is not known, or names no bundled record. */
     UNKNOWN_SCHEMA,
+    /**
+     * The registry holds a schema under the record's id that this reader cannot use: a JSON or Protobuf schema,
+     * Avro with references to other subjects, or text Avro cannot parse.
+     */
+    UNSUPPORTED_SCHEMA,
     /** The writer schema lacks a field the current class requires and has no default for. */
     MISSING_REQUIRED_FIELD,
     /** The writer schema cannot be resolved to the current class for another reason. */

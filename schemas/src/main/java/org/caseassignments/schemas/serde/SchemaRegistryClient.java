@@ -32,6 +32,7 @@ public class SchemaRegistryClient {
     private final HttpClient http;
     private final Duration timeout;
     private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+    private final Map<Integer, String> unsupportedById = new ConcurrentHashMap<>();
     private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
 
     /**
@@ -48,16 +49,52 @@ public class SchemaRegistryClient {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
-    /** The writer schema registered under {@code id}. */
+    /**
+     * The writer schema registered under {@code id}.
+     *
+     * @throws UnsupportedSchemaException when the registry holds something under {@code id} that is not a plain
+     *                                    Avro schema this client can parse (a JSON or Protobuf schema, Avro with
+     *                                    references to other subjects); like a schema, that never changes
+     */
     public Schema schemaById(int id) {
         Schema cached = schemasById.get(id);
         if (cached != null) {
             return cached;
         }
+        String unsupported = unsupportedById.get(id);
+        if (unsupported != null) {
+            throw new UnsupportedSchemaException(unsupported);
+        }
         JsonNode body = send(request("schemas/ids/" + id).GET().build(), "schema id " + id);
-        Schema schema = new Schema.Parser().parse(body.path("schema").asText());
+        Schema schema;
+        try {
+            schema = avro(id, body);
+        } catch (UnsupportedSchemaException e) {
+            unsupportedById.putIfAbsent(id, e.getMessage());
+            throw e;
+        }
         schemasById.putIfAbsent(id, schema);
         return schema;
+    }
+
+    /** The registry's answer as an Avro schema, if it is one this client can use on its own. */
+    private static Schema avro(int id, JsonNode body) {
+        // The registry leaves out schemaType for Avro, its default type.
+        String type = body.path("schemaType").asText("AVRO");
+        if (!type.equals("AVRO")) {
+            throw new UnsupportedSchemaException("schema id " + id + " is a " + type + " schema; case events are Avro");
+        }
+        JsonNode references = body.path("references");
+        if (references.isArray() && !references.isEmpty()) {
+            throw new UnsupportedSchemaException("schema id " + id + " is Avro with " + references.size()
+                    + " references to other subjects, which this reader does not resolve");
+        }
+        try {
+            return new Schema.Parser().parse(body.path("schema").asText());
+        } catch (RuntimeException e) {
+            throw new UnsupportedSchemaException("schema id " + id + " is not an Avro schema this reader can parse: "
+                    + e.getMessage());
+        }
     }
 
     /** Registers {@code schema} under {@code subject} (idempotent on the registry side) and returns its id. */
@@ -132,7 +169,17 @@ public class SchemaRegistryClient {
         }
     }
 
-    /** The registry answered that it does not know the schema or subject: permanent. */
+    /** The registry holds a schema under the id that this client cannot use: permanent. */
+    public static class UnsupportedSchemaException extends RuntimeException {
+        public UnsupportedSchemaException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The registry answered that it does not know the schema or subject: permanent once the registry has caught
+     * up, which a reader gives it a while to do ({@link SerdeSettings#registryNotFoundWindow()}).
+     */
     public static class SchemaNotFoundException extends RegistryException {
         public SchemaNotFoundException(String message) {
             super(message);

@@ -248,4 +248,47 @@ class AvroEventCodecTests {
                     assertThat(e.failure().isTransient()).isTrue();
                 });
     }
+
+    @ParameterizedTest
+    @MethodSource("answersThatAreNoPlainAvro")
+    void shouldRefuseARegistrySchemaItCannotUseAsUnsupported(String answer) {
+        int id = registry.preRegisterAnswer(answer);
+        byte[] bytes = {0, 0, 0, 0, (byte) id, 2};
+        AvroEventCodec codec = confluentCodec();
+
+        for (int attempt = 0; attempt < 2; attempt++) {
+            assertThatThrownBy(() -> codec.decode(bytes))
+                    .isInstanceOfSatisfying(EventDecodingException.class,
+                            e -> assertThat(e.failure()).isEqualTo(DecodeFailure.UNSUPPORTED_SCHEMA))
+                    .hasMessageContaining("schema id " + id);
+        }
+        // a schema id never changes what it stands for, so the registry is asked once
+        assertThat(registry.requestsFor(id)).isEqualTo(1);
+    }
+
+    static List<String> answersThatAreNoPlainAvro() {
+        return List.of(
+                "{\"schemaType\":\"JSON\",\"schema\":\"{\\\"type\\\":\\\"object\\\"}\"}",
+                "{\"schemaType\":\"PROTOBUF\",\"schema\":\"syntax = \\\"proto3\\\";\"}",
+                "{\"schema\":\"\\\"string\\\"\",\"references\":[{\"name\":\"a.B\",\"subject\":\"b\",\"version\":1}]}",
+                "{\"schema\":\"not a schema\"}");
+    }
+
+    @Test
+    void shouldReportA404AsTransientWithinTheNotFoundWindowAndAsUnknownAfterIt() {
+        int id = registry.reserveId();
+        byte[] bytes = {0, 0, 0, 0, (byte) id, 2};
+        AvroEventCodec waiting = codecWithNotFoundWindow("3600000");
+        AvroEventCodec notWaiting = codecWithNotFoundWindow("0");
+
+        assertThatThrownBy(() -> waiting.decode(bytes)).isInstanceOfSatisfying(EventDecodingException.class,
+                e -> assertThat(e.failure().isTransient()).isTrue());
+        assertThatThrownBy(() -> notWaiting.decode(bytes)).isInstanceOfSatisfying(EventDecodingException.class,
+                e -> assertThat(e.failure()).isEqualTo(DecodeFailure.UNKNOWN_SCHEMA));
+    }
+
+    private AvroEventCodec codecWithNotFoundWindow(String millis) {
+        return new AvroEventCodec(SerdeSettings.from(Map.of(SerdeSettings.REGISTRY_URL, registry.url().toString(),
+                SerdeSettings.REGISTRY_NOT_FOUND_WINDOW_MS, millis)), BundledSchemas.current());
+    }
 }

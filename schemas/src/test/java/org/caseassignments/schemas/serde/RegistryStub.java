@@ -3,6 +3,7 @@ package org.caseassignments.schemas.serde;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,8 @@ public final class RegistryStub implements AutoCloseable {
     private final HttpServer server;
     private final Map<Integer, String> schemasById = new ConcurrentHashMap<>();
     private final Map<String, Integer> idsBySchema = new ConcurrentHashMap<>();
+    /** Answers given as they are, for what a registry may hold besides plain Avro (JSON, Protobuf, references). */
+    private final Map<Integer, String> answersById = new ConcurrentHashMap<>();
     final List<String> requests = new CopyOnWriteArrayList<>();
     final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final AtomicInteger nextId = new AtomicInteger(100);
@@ -52,6 +55,41 @@ public final class RegistryStub implements AutoCloseable {
         });
     }
 
+    /**
+     * Holds {@code answer} (the JSON body of {@code GET /schemas/ids/{id}}) under a new id, as a registry holding
+     * schemas of other types would answer, e.g. {@code {"schemaType":"JSON","schema":"{}"}}.
+     */
+    public int preRegisterAnswer(String answer) {
+        int id = nextId.getAndIncrement();
+        answersById.put(id, answer);
+        return id;
+    }
+
+    /** A new id the registry does not know (404) until {@link #publish} gives it a schema: a lagging follower. */
+    public int reserveId() {
+        return nextId.getAndIncrement();
+    }
+
+    /** Makes a reserved id known. */
+    public void publish(int id, Schema schema) {
+        schemasById.put(id, schema.toString());
+    }
+
+    /** Answers every request with {@code status} from now on (0: answers normally again). */
+    public void failWith(int status) {
+        failWithStatus = status;
+    }
+
+    /** An Avro body in the Confluent framing: the magic byte, the schema id, the body. */
+    public static byte[] confluentFramed(int schemaId, byte[] body) {
+        return ByteBuffer.allocate(5 + body.length).put((byte) 0).putInt(schemaId).put(body).array();
+    }
+
+    /** How many times the registry was asked for schema {@code id}. */
+    public long requestsFor(int id) {
+        return requests.stream().filter(("GET /schemas/ids/" + id)::equals).count();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getRawPath();
         requests.add(exchange.getRequestMethod() + " " + path);
@@ -64,8 +102,11 @@ public final class RegistryStub implements AutoCloseable {
             return;
         }
         if (exchange.getRequestMethod().equals("GET") && path.startsWith("/schemas/ids/")) {
-            String schema = schemasById.get(Integer.parseInt(path.substring("/schemas/ids/".length())));
-            if (schema == null) {
+            int id = Integer.parseInt(path.substring("/schemas/ids/".length()));
+            String schema = schemasById.get(id);
+            if (answersById.containsKey(id)) {
+                respond(exchange, 200, answersById.get(id));
+            } else if (schema == null) {
                 respond(exchange, 404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
             } else {
                 respond(exchange, 200, JSON.writeValueAsString(Map.of("schema", schema)));

@@ -1,0 +1,52 @@
+package org.caseassignments.projector.stream;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The stream threads Kafka Streams replaced after an uncaught failure: counted
+ * ({@code case_assignments.stream_threads.replaced}) and the last one kept, for the reason readiness gives.
+ */
+final class StreamThreadFailures {
+
+    private record Failure(Instant at, String thread, String error) {
+    }
+
+    private final Counter replaced;
+    private final Clock clock;
+    private volatile Failure last;
+
+    StreamThreadFailures(MeterRegistry registry, Clock clock) {
+        this.replaced = Counter.builder("case_assignments.stream_threads.replaced")
+                .description("stream threads replaced after an uncaught failure; their tasks resume from their last commit")
+                .tag("source", "projector").register(registry);
+        this.clock = clock;
+    }
+
+    void replaced(Throwable error) {
+        replaced.increment();
+        Throwable cause = error;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        last = new Failure(clock.instant(), Thread.currentThread().getName(),
+                cause.getClass().getSimpleName() + ": " + cause.getMessage());
+    }
+
+    long replacements() {
+        return (long) replaced.count();
+    }
+
+    /** The last thread failure since {@code since}, or what to look at when there was none. */
+    String describe(Instant since) {
+        Failure failure = last;
+        if (failure != null && !failure.at().isBefore(since)) {
+            return "stream threads replaced " + replacements() + " times in all, last at " + failure.at() + " ("
+                    + failure.thread() + "): " + failure.error();
+        }
+        return "no stream thread failed meanwhile: see projectionSink and projectionCommits, and the log";
+    }
+}
