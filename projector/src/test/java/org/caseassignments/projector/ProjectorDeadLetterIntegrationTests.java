@@ -62,7 +62,7 @@ class ProjectorDeadLetterIntegrationTests {
     static void startProjector() throws Exception {
         registry = new RegistryStub();
         Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, ProjectorInstance.uniqueApplicationId());
-        properties.put("projector.registry-url", registry.url().toString());
+        properties.put("case-events.registry.url", registry.url().toString());
         projector = ProjectorInstance.start(properties);
     }
 

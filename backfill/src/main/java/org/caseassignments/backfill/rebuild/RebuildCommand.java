@@ -24,6 +24,8 @@ import org.caseassignments.backfill.repair.EntityCopies;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.SchemaRegistryProperties;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -108,14 +110,16 @@ public class RebuildCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final KafkaProperties kafka;
+    private final SchemaRegistryProperties registry;
     private final RebuildProperties properties;
     private final JdbcTemplate jdbc;
     private final PlatformTransactionManager transactions;
     private final ShadowTables tables;
 
-    RebuildCommand(KafkaProperties kafka, RebuildProperties properties, JdbcTemplate jdbc,
-                   PlatformTransactionManager transactions) {
+    RebuildCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RebuildProperties properties,
+                   JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.kafka = kafka;
+        this.registry = registry;
         this.properties = properties;
         this.jdbc = jdbc;
         this.transactions = transactions;
@@ -136,6 +140,9 @@ public class RebuildCommand implements Callable<Integer> {
                 return ExitCodes.COULD_NOT_START;
             }
             return build(out, err);
+        } catch (EventTopics.UnreadableFraming e) {
+            err.println("backfill rebuild: refused — " + e.getMessage() + "; the live projection is unchanged");
+            return ExitCodes.COULD_NOT_START;
         } catch (KafkaException | DataAccessException | IllegalStateException | SnapshotSourceException e) {
             err.println("backfill rebuild: stopped: " + e.getMessage()
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
@@ -160,15 +167,17 @@ public class RebuildCommand implements Callable<Integer> {
                         + "--from-snapshot FILE. Nothing was changed.");
                 return ExitCodes.COULD_NOT_START;
             }
-            tables.createShadow();
             TransactionTemplate nested = new TransactionTemplate(transactions);
             // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
             nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
             AssignmentWriter shadowWriter = AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW);
-            long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
             BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(new SimpleMeterRegistry(), "rebuild"));
-            ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(kafka), writer, batchSize);
+            SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
+            ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(serde), writer, batchSize);
             shadow.startAtTheBeginning(partitions);
+            EventTopics.requireReadableFraming(consumer, shadow.liveEnd(), serde);
+            tables.createShadow();
+            long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
             Progress bar = progress.start(err, "events");
             shadow.catchUpWithin(swapWithin(), bar);
             // The diff compares with the live table as of one live end, so the shadow reaches it first.

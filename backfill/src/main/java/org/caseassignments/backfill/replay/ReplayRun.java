@@ -99,6 +99,13 @@ final class ReplayRun {
         }
     }
 
+    /** Where each partition not yet done stops: the end offsets captured by {@link #position}. */
+    Map<TopicPartition, Long> ends() {
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        ranges.values().stream().filter(r -> !r.done()).forEach(r -> ends.put(r.partition, r.end));
+        return ends;
+    }
+
     Totals run(Progress progress) throws InterruptedException {
         while (ranges.values().stream().anyMatch(r -> !r.done())) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);

@@ -27,6 +27,8 @@ import org.awaitility.Awaitility;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
@@ -453,6 +455,26 @@ class RebuildCommandIntegrationTests {
         // Then the swapped-in row has it
         assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(row("case_assignments", caseId)).containsEntry("jurisdiction", "texas");
+    }
+
+    @Test
+    void shouldRefuseToStartWhenTheFirstRecordsAreFramedForARegistryNoSettingNames() throws Exception {
+        // Given a live case, and its events in the Confluent framing while the rebuild has no schema registry configured
+        UUID caseId = UUID.randomUUID();
+        try (RegistryStub registry = new RegistryStub();
+             EventPublisher publisher = new EventPublisher(Map.of(SerdeSettings.REGISTRY_URL, registry.url().toString()))) {
+            publisher.publishInOrder(topic, history(caseId, 1, "georgia"));
+        }
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+
+        // When
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-missing-cases");
+
+        // Then it refuses instead of swapping in a table without the cases it could not read
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("framed for a schema registry").contains("SCHEMA_REGISTRY_URL");
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 1L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
     }
 
     /** A rebuild that starts while a snapshot load's transaction holds {@code update}, which commits once the swap waits. */

@@ -29,6 +29,8 @@ import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.Tables;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.Rows;
@@ -293,6 +295,24 @@ class ReplayCommandIntegrationTests {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void shouldRefuseToStartWhenTheFirstRecordsAreFramedForARegistryNoSettingNames() throws Exception {
+        // Given events in the Confluent framing, and a replay with no schema registry configured
+        try (RegistryStub registry = new RegistryStub();
+             EventPublisher publisher = new EventPublisher(Map.of(SerdeSettings.REGISTRY_URL, registry.url().toString()))) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.created(UUID.randomUUID()).build()));
+        }
+
+        // When
+        Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                "replay-" + UUID.randomUUID());
+
+        // Then it says what is missing and has dead-lettered nothing
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("framed for a schema registry").contains("SCHEMA_REGISTRY_URL");
+        assertThat(LiveApplier.endOffsets(deadLetters).values()).containsOnly(0L);
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
