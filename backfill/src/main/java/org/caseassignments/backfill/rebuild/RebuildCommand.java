@@ -180,7 +180,10 @@ public class RebuildCommand implements Callable<Integer> {
             long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
             Progress bar = progress.start(err, "events");
             shadow.catchUpWithin(swapWithin(), bar);
-            // The diff compares with the live table as of one live end, so the shadow reaches it first.
+            // Every live row committed before the horizon came from events below the end read after it (or from no
+            // event), so the shadow drained to that end holds what it should of them; rows written since are judged
+            // again under the lock.
+            String horizon = tables.changeHorizon();
             shadow.drainTo(shadow.liveEnd());
             bar.finish(shadow.totals().read(), shadow.fraction(shadow.lag()));
             tables.carryJurisdictions();
@@ -189,13 +192,13 @@ public class RebuildCommand implements Callable<Integer> {
             if (dryRun) {
                 return reportDryRun(out, report);
             }
-            long missing = differences.counts().get("only_live");
-            if (missing > 0 && !allowMissingCases) {
+            ShadowTables.Losses before = tables.lossesBefore(horizon);
+            if (before.dropped() > 0 && !allowMissingCases) {
                 tables.dropShadow();
-                refusal(out, report, new ShadowTables.Losses(missing, 0));
+                refusal(out, report, new ShadowTables.Losses(before.dropped(), 0));
                 return ExitCodes.FINISHED_WITH_REJECTS;
             }
-            Swap swap = swap(shadow, err);
+            Swap swap = swap(shadow, err, horizon, before);
             if (swap.refused() != null) {
                 tables.dropShadow();
                 refusal(out, report, swap.refused());
@@ -227,14 +230,15 @@ public class RebuildCommand implements Callable<Integer> {
      * Catches up outside the lock until the rest of the topics would take at most a quarter of {@code --swap-within},
      * reads the end offsets, then in one transaction: the lock (bounded wait); the tail up to those offsets; the end
      * offsets again and the few events that arrived while the lock was awaited (a projector transaction that already
-     * held the table could commit them); the jurisdictions carried over again and the check of what the swap would
-     * drop or lower; the renames. Each step checks the deadline {@code --swap-within} after the grant; once it has
+     * held the table could commit them); for the live rows written since {@code horizon}, the jurisdictions carried
+     * over again and the check of what the swap would drop or lower (added to {@code before}, the same of the older
+     * rows); the renames. Each step checks the deadline {@code --swap-within} after the grant; once it has
      * passed the transaction rolls back (every statement is also cancelled at it), and the rebuild catches up and
      * asks again. Nothing the projector committed can be missing: it commits only events it has read, below the end
      * read under the lock, and it cannot commit while the lock is held. What it commits afterwards goes to the new
      * table, through its guard.
      */
-    private Swap swap(ShadowBuild shadow, PrintWriter err) {
+    private Swap swap(ShadowBuild shadow, PrintWriter err, String horizon, ShadowTables.Losses before) {
         Duration timeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs) : properties.swapLockTimeout();
         Duration within = swapWithin();
         TransactionTemplate swap = new TransactionTemplate(transactions);
@@ -245,7 +249,7 @@ public class RebuildCommand implements Callable<Integer> {
                 shadow.catchUpWithin(within.dividedBy(4), quiet);
                 ends = shadow.liveEnd();
             } while (shadow.estimate(shadow.lagTo(ends)).compareTo(within.dividedBy(2)) > 0);
-            Map<TopicPartition, Long> before = ends;
+            Map<TopicPartition, Long> sized = ends;
             ShadowBuild.Mark mark = shadow.mark();
             long readBefore = shadow.totals().read();
             long[] granted = new long[2];
@@ -256,9 +260,9 @@ public class RebuildCommand implements Callable<Integer> {
                     tables.lockLive(timeout);
                     granted[1] = System.nanoTime();
                     Deadline deadline = Deadline.after(within);
-                    shadow.drainTo(before, deadline);
+                    shadow.drainTo(sized, deadline);
                     shadow.drainTo(shadow.liveEnd(), deadline);
-                    losses[0] = tables.checkUnderLock(deadline.remaining());
+                    losses[0] = before.plus(tables.checkUnderLock(deadline.remaining(), horizon));
                     if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
                         status.setRollbackOnly();
                         return;

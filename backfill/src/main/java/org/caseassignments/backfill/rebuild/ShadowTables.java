@@ -89,19 +89,64 @@ final class ShadowTables {
             """;
 
     /**
-     * Under the swap's lock, after the tail: how many live rows the swap would drop (in no event) or lower (the
-     * shadow holds them at a lower revision). Repeated here because a snapshot load may have inserted or raised
-     * rows since the comparison outside the lock.
+     * Where "changed since" starts: the oldest transaction still running now ({@code xmin} of the current snapshot),
+     * as a 32-bit transaction id. A row whose {@code xmin} is not older was written by a transaction that had not
+     * committed when this was read (or by a later one); every other row was committed before, and so is seen by
+     * the comparison that follows. Compared by {@code age()}, which counts back from the current transaction id: a
+     * frozen row's age is the largest there is, so it counts as old, as it is.
      */
-    private static final String WOULD_DROP_OR_LOWER = """
+    private static final String CHANGE_HORIZON =
+            "SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text";
+
+    /** Before the lock, every live row committed before the horizon: what the swap would drop or lower of them. */
+    private static final String LOSSES_BEFORE = """
             SELECT count(*) FILTER (WHERE s.case_id IS NULL) AS dropped,
                    count(*) FILTER (WHERE s.assignment_revision < l.assignment_revision) AS lowered
               FROM case_assignments l
               LEFT JOIN case_assignments_rebuild s ON s.case_id = l.case_id
+             WHERE age(l.xmin) > age(?::xid)
             """;
+
+    /**
+     * Under the lock, after the tail: the same for the live rows written since the horizon (a snapshot load may have
+     * inserted or raised some), one scan of the projection and a lookup by key each. The shadow only gains rows and
+     * revisions, so a row judged before the lock cannot have become worse on its side.
+     */
+    private static final String LOSSES_SINCE = """
+            SELECT count(*) FILTER (WHERE s.case_id IS NULL) AS dropped,
+                   count(*) FILTER (WHERE s.assignment_revision < l.assignment_revision) AS lowered
+              FROM case_assignments l
+              LEFT JOIN LATERAL (SELECT r.case_id, r.assignment_revision FROM case_assignments_rebuild r
+                                  WHERE r.case_id = l.case_id OFFSET 0) s ON true
+             WHERE age(l.xmin) <= age(?::xid)
+            """;
+
+    /** Under the lock: the carry-over again, for live rows written since the horizon. */
+    private static final String CARRY_JURISDICTIONS_OF_LIVE_SINCE = """
+            UPDATE case_assignments_rebuild s
+               SET jurisdiction = l.jurisdiction
+              FROM (SELECT case_id, jurisdiction FROM case_assignments
+                     WHERE age(xmin) <= age(?::xid) AND jurisdiction IS NOT NULL OFFSET 0) l
+             WHERE s.case_id = l.case_id AND s.jurisdiction IS NULL
+            """;
+
+    /** Under the lock: the carry-over again, for shadow rows written since the horizon (the tail's new cases). */
+    private static final String CARRY_JURISDICTIONS_TO_SHADOW_SINCE = """
+            UPDATE case_assignments_rebuild s
+               SET jurisdiction = (SELECT l.jurisdiction FROM case_assignments l WHERE l.case_id = s.case_id)
+             WHERE age(s.xmin) <= age(?::xid) AND s.jurisdiction IS NULL
+               AND EXISTS (SELECT 1 FROM case_assignments l WHERE l.case_id = s.case_id AND l.jurisdiction IS NOT NULL)
+            """;
+
+    /** Index lookups, not a hash of a whole table, for the few rows changed since the horizon. */
+    private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off";
 
     /** What a swap would do to the live rows: drop those in no event, lower those the events put lower. */
     record Losses(long dropped, long lowered) {
+
+        Losses plus(Losses other) {
+            return new Losses(dropped + other.dropped, lowered + other.lowered);
+        }
     }
 
     private static final String MARKER = "Replaced by a rebuild at ";
@@ -157,15 +202,32 @@ final class ShadowTables {
         jdbc.execute("LOCK TABLE case_assignments IN ACCESS EXCLUSIVE MODE");
     }
 
+    /** The horizon of {@link #CHANGE_HORIZON}: read before the end offsets the comparison's shadow is drained to. */
+    String changeHorizon() {
+        return jdbc.queryForObject(CHANGE_HORIZON, String.class);
+    }
+
+    /** Outside the lock: what the swap would drop or lower of the live rows committed before {@code horizon}. */
+    Losses lossesBefore(String horizon) {
+        return jdbc.queryForObject(LOSSES_BEFORE, ShadowTables::losses, horizon);
+    }
+
     /**
-     * Inside the swap's transaction, holding the lock: the jurisdictions carried over again (a snapshot load may have
-     * filled some in since), then what the swap would drop or lower. Every statement from here to the commit is
-     * cancelled once {@code remaining} has passed (SQLSTATE 57014), so they cannot stretch the lock's hold.
+     * Inside the swap's transaction, holding the lock: the jurisdictions carried over again and what the swap would
+     * drop or lower, both for the rows written since {@code horizon} (the rest was done before the lock). Every
+     * statement from here to the commit is cancelled once {@code remaining} has passed (SQLSTATE 57014), so they
+     * cannot stretch the lock's hold.
      */
-    Losses checkUnderLock(Duration remaining) {
+    Losses checkUnderLock(Duration remaining, String horizon) {
         jdbc.execute("SET LOCAL statement_timeout = '" + Math.max(1, remaining.toMillis()) + "ms'");
-        carryJurisdictions();
-        return jdbc.queryForObject(WOULD_DROP_OR_LOWER, (rs, i) -> new Losses(rs.getLong("dropped"), rs.getLong("lowered")));
+        jdbc.execute(LOOKUPS_BY_KEY);
+        jdbc.update(CARRY_JURISDICTIONS_OF_LIVE_SINCE, horizon);
+        jdbc.update(CARRY_JURISDICTIONS_TO_SHADOW_SINCE, horizon);
+        return jdbc.queryForObject(LOSSES_SINCE, ShadowTables::losses, horizon);
+    }
+
+    private static Losses losses(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+        return new Losses(rs.getLong("dropped"), rs.getLong("lowered"));
     }
 
     /**
