@@ -12,6 +12,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.ingest.CaseEventReader;
+import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
@@ -36,6 +38,20 @@ public final class EventTopics {
     /** The projector's decoder, with these serde settings (registry or bundled schemas). */
     public static CaseEventReader reader(SerdeSettings settings) {
         return new CaseEventReader(new AvroEventCodec(settings, BundledSchemas.current()));
+    }
+
+    /**
+     * Reads one record with the projector's decoder, waiting out an unreachable schema registry under the projector's
+     * policy ({@link RegistryRetry}); then stops the job, saying {@code whatNow} (what stays done, how to go on).
+     */
+    public static Ingested read(CaseEventReader reader, ConsumerRecord<byte[], byte[]> record, String whatNow) {
+        try {
+            return RegistryRetry.DEFAULT.call(() -> reader.read(record.key(), record.value()));
+        } catch (EventDecodingException e) {
+            throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + " after retrying for " + RegistryRetry.DEFAULT.giveUpAfter() + ": "
+                    + e.getMessage() + "; " + whatNow, e);
+        }
     }
 
     /**

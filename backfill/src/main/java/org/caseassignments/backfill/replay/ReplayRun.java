@@ -22,13 +22,12 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Ingested;
-import org.caseassignments.ingest.RegistryRetry;
-import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
 import org.slf4j.Logger;
@@ -163,15 +162,8 @@ final class ReplayRun {
         });
     }
 
-    /** Waits out an unreachable schema registry under the projector's policy ({@link RegistryRetry}), then stops. */
     private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) {
-        try {
-            return RegistryRetry.DEFAULT.call(() -> reader.read(record.key(), record.value()));
-        } catch (EventDecodingException e) {
-            throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
-                    + record.offset() + " after retrying for " + RegistryRetry.DEFAULT.giveUpAfter() + ": "
-                    + e.getMessage() + "; nothing from this batch on was committed, run again with --resume", e);
-        }
+        return EventTopics.read(reader, record, "nothing from this batch on was committed, run again with --resume");
     }
 
     private void awaitAcknowledgements(List<Future<RecordMetadata>> sent) throws InterruptedException {

@@ -27,6 +27,7 @@ import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.Tables;
+import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.RegistryStub;
@@ -316,19 +317,6 @@ class ReplayCommandIntegrationTests {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-        Map<TopicPartition, Long> ends = LiveApplier.endOffsets(topic);
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(ends.keySet());
-            consumer.seekToBeginning(ends.keySet());
-            long total = ends.values().stream().mapToLong(Long::longValue).sum();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-                return records.size() >= total;
-            });
-        }
-        return records;
+        return TopicRecords.readAll(topic);
     }
 }
