@@ -2,7 +2,6 @@ package org.caseassignments.backfill.rebuild;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +26,6 @@ import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -35,7 +33,6 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,14 +47,14 @@ import picocli.CommandLine.Spec;
                 "Build a fresh projection from the beginning of the case event topics into a shadow table, through the",
                 "projector's decode and the never-rewind guard, while the projector and the API keep running; catch it up",
                 "to the live end and swap it in under a short lock. The replaced table is kept as case_assignments_previous",
-                "until --drop-previous, so --undo can put it back. Unlike replay, a rebuild can lower a revision: it corrects",
-                "rows no event explains (an inflated snapshot, a restored database, an earlier bug).", ""},
+                "until --drop-previous, so --undo can put it back. Unlike replay, a rebuild can lower a revision (with",
+                "--allow-lower): it corrects rows no event explains (an inflated snapshot, a restored database, an earlier bug).",
+                "The swap holds the projection's lock at most --swap-within; a truncated history needs --from-snapshot.", ""},
         footer = {"", "Exit codes: 0 swapped (dry run: no difference), undone or dropped; 1 dry run found differences, or",
-                "the swap was refused because cases are only in the live table; 2 bad usage or stopped by a failure."})
+                "the swap was refused because it would drop or lower live rows; 2 bad usage, refused to start (truncated",
+                "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged."})
 public class RebuildCommand implements Callable<Integer> {
 
-    private static final String LOCK_NOT_AVAILABLE = "55P03";
-    private static final String QUERY_CANCELED = "57014";
 
     @Option(names = "--topics", paramLabel = "TOPIC", split = ",",
             description = "Case event topics (default: backfill.rebuild.topics, $CASE_EVENTS_TOPICS, case.events).")
@@ -94,7 +91,7 @@ public class RebuildCommand implements Callable<Integer> {
             description = "Most events per transaction into the shadow (default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--swap-within", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--swap-within", paramLabel = "DURATION", converter = DurationOption.class,
             description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms (default: "
                     + "backfill.rebuild.swap-within, 1s); a tail that would not fit is read outside the lock first.")
     Duration swapWithin;
@@ -198,7 +195,10 @@ public class RebuildCommand implements Callable<Integer> {
                 refusal(out, report, new ShadowTables.Losses(before.dropped(), 0));
                 return ExitCodes.FINISHED_WITH_REJECTS;
             }
-            Swap swap = swap(shadow, err, horizon, before);
+            Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
+                    : properties.swapLockTimeout();
+            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, transactions, lockTimeout, swapWithin(),
+                    properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
             if (swap.refused() != null) {
                 tables.dropShadow();
                 refusal(out, report, swap.refused());
@@ -214,9 +214,6 @@ public class RebuildCommand implements Callable<Integer> {
                           ProjectionDiff.Differences differences) {
     }
 
-    /** The swap's outcome: its timing, or what made it refuse under the lock (nothing was swapped then). */
-    private record Swap(SwapTiming timing, ShadowTables.Losses refused) {
-    }
 
     /** The partitions whose log no longer starts at offset 0, with their first offset; null when none. */
     private static String truncated(Map<TopicPartition, Long> starts) {
@@ -224,78 +221,6 @@ public class RebuildCommand implements Callable<Integer> {
                 .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(TopicPartition::toString)))
                 .map(e -> e.getKey() + " starts at offset " + e.getValue()).toList();
         return cut.isEmpty() ? null : String.join(", ", cut);
-    }
-
-    /**
-     * Catches up outside the lock until the rest of the topics would take at most a quarter of {@code --swap-within},
-     * reads the end offsets, then in one transaction: the lock (bounded wait); the tail up to those offsets; the end
-     * offsets again and the few events that arrived while the lock was awaited (a projector transaction that already
-     * held the table could commit them); for the live rows written since {@code horizon}, the jurisdictions carried
-     * over again and the check of what the swap would drop or lower (added to {@code before}, the same of the older
-     * rows); the renames. Each step checks the deadline {@code --swap-within} after the grant; once it has
-     * passed the transaction rolls back (every statement is also cancelled at it), and the rebuild catches up and
-     * asks again. Nothing the projector committed can be missing: it commits only events it has read, below the end
-     * read under the lock, and it cannot commit while the lock is held. What it commits afterwards goes to the new
-     * table, through its guard.
-     */
-    private Swap swap(ShadowBuild shadow, PrintWriter err, String horizon, ShadowTables.Losses before) {
-        Duration timeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs) : properties.swapLockTimeout();
-        Duration within = swapWithin();
-        TransactionTemplate swap = new TransactionTemplate(transactions);
-        Progress quiet = new Progress(err, Progress.Mode.NONE, Duration.ZERO, "events");
-        for (int attempt = 1; ; attempt++) {
-            Map<TopicPartition, Long> ends;
-            do {
-                shadow.catchUpWithin(within.dividedBy(4), quiet);
-                ends = shadow.liveEnd();
-            } while (shadow.estimate(shadow.lagTo(ends)).compareTo(within.dividedBy(2)) > 0);
-            Map<TopicPartition, Long> sized = ends;
-            ShadowBuild.Mark mark = shadow.mark();
-            long readBefore = shadow.totals().read();
-            long[] granted = new long[2];
-            ShadowTables.Losses[] losses = new ShadowTables.Losses[1];
-            try {
-                swap.executeWithoutResult(status -> {
-                    granted[0] = System.nanoTime();
-                    tables.lockLive(timeout);
-                    granted[1] = System.nanoTime();
-                    Deadline deadline = Deadline.after(within);
-                    shadow.drainTo(sized, deadline);
-                    shadow.drainTo(shadow.liveEnd(), deadline);
-                    losses[0] = before.plus(tables.checkUnderLock(deadline.remaining(), horizon));
-                    if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
-                        status.setRollbackOnly();
-                        return;
-                    }
-                    deadline.check();
-                    tables.swap();
-                });
-                if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
-                    return new Swap(null, losses[0]);
-                }
-                long committed = System.nanoTime();
-                return new Swap(new SwapTiming(attempt, timeout, Duration.ofNanos(granted[1] - granted[0]),
-                        Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore), null);
-            } catch (Deadline.Passed | DataAccessException e) {
-                shadow.rewindTo(mark);
-                boolean gaveWay = e instanceof Deadline.Passed || sqlState(e, QUERY_CANCELED);
-                if (!gaveWay && !sqlState(e, LOCK_NOT_AVAILABLE) || attempt >= properties.swapAttempts()) {
-                    throw gaveWay ? new IllegalStateException("the swap did not fit in --swap-within " + within.toMillis()
-                            + " ms in " + attempt + " attempts (the topics' tail keeps growing faster than it is read, "
-                            + "or the checks under the lock take longer on a table this size): raise --swap-within", e)
-                            : (RuntimeException) e;
-                }
-                if (gaveWay) {
-                    err.printf(Locale.ROOT, "backfill rebuild: the swap did not fit in %d ms under the lock; gave way "
-                            + "(attempt %d of %d), catching up and trying again%n", within.toMillis(), attempt,
-                            properties.swapAttempts());
-                } else {
-                    err.printf(Locale.ROOT, "backfill rebuild: the projection's lock was not granted within %d ms "
-                            + "(attempt %d of %d; held by: %s); catching up and trying again%n", timeout.toMillis(), attempt,
-                            properties.swapAttempts(), tables.lockHolders());
-                }
-            }
-        }
     }
 
     private int undo(PrintWriter out, PrintWriter err) {
@@ -321,7 +246,7 @@ public class RebuildCommand implements Callable<Integer> {
                         Duration.ofNanos(System.nanoTime() - start).toMillis(), ShadowTables.PREVIOUS);
                 return ExitCodes.SUCCESS;
             } catch (DataAccessException e) {
-                if (!sqlState(e, LOCK_NOT_AVAILABLE) || attempt >= properties.swapAttempts()) {
+                if (!SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE) || attempt >= properties.swapAttempts()) {
                     throw e;
                 }
             }
@@ -394,18 +319,6 @@ public class RebuildCommand implements Callable<Integer> {
         return swapWithin != null ? swapWithin : properties.swapWithin();
     }
 
-    private static boolean sqlState(Exception e, String state) {
-        return e instanceof DataAccessException dae && dae.getMostSpecificCause() instanceof SQLException sql
-                && state.equals(sql.getSQLState());
-    }
-
-    /** {@code 1s}, {@code 500ms}, {@code PT1S}; a bare number is milliseconds. */
-    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            return DurationStyle.detectAndParse(value.trim());
-        }
-    }
 
     /** No group: nothing is committed, a stopped rebuild starts over. */
     private Map<String, Object> consumerConfig() {

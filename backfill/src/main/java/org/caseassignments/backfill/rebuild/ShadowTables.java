@@ -151,6 +151,9 @@ final class ShadowTables {
 
     private static final String MARKER = "Replaced by a rebuild at ";
 
+    /** What every swap's marker starts with, this version's and the earlier one's ("Replaced by a rebuild; …"). */
+    private static final String REPLACED = "Replaced by a rebuild";
+
     private static final String UNDONE = "A rebuild an undo took out at ";
 
     private static final String NOW = "SELECT clock_timestamp()::text";
@@ -262,7 +265,7 @@ final class ShadowTables {
                     + "); it lacks what the projection took since, so it is not put back: drop it with --drop-previous "
                     + "and run a new rebuild";
         }
-        if (marker == null || !marker.startsWith(MARKER)) {
+        if (marker == null || !marker.startsWith(REPLACED)) {
             return PREVIOUS + " does not say a rebuild replaced it (its comment is not the rebuild's): put it back by "
                     + "hand if it is meant to be";
         }
