@@ -15,10 +15,14 @@ final class Banner {
     private final Path dataDir;
     private final String projector;
     private final boolean printTokens;
+    private final String durabilityWarning;
 
-    /** @param printTokens print the tokens themselves too (they are long); otherwise only where they are */
+    /**
+     * @param printTokens       print the tokens themselves too (they are long); otherwise only where they are
+     * @param durabilityWarning what the database trades for speed, or null
+     */
     Banner(PrintStream out, String api, String projector, Path tokensFile, Map<String, String> tokens, Path dataDir,
-           boolean printTokens) {
+           boolean printTokens, String durabilityWarning) {
         this.out = out;
         this.api = api;
         this.projector = projector;
@@ -26,6 +30,7 @@ final class Banner {
         this.tokens = tokens;
         this.dataDir = dataDir;
         this.printTokens = printTokens;
+        this.durabilityWarning = durabilityWarning;
     }
 
     void print(Duration startup) {
@@ -47,6 +52,9 @@ final class Banner {
                 """, startup.toSeconds(), api, api, api, projector, caseId, SampleCase.WORKER,
                 dataDir.toAbsolutePath(), dataDir.resolve("logs"), LocalTokens.ISSUER, tokensFile,
                 String.join(", ", tokens.keySet()));
+        if (durabilityWarning != null) {
+            out.println(" Durability   " + durabilityWarning + ".");
+        }
         if (printTokens) {
             out.println();
             tokens.forEach((name, token) -> out.println("export " + name + "=" + token));

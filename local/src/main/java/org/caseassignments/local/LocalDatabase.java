@@ -39,6 +39,20 @@ final class LocalDatabase implements AutoCloseable {
         return new LocalDatabase(postgres, port);
     }
 
+    /**
+     * What the banner says of durability when the embedded server trades it for speed (its defaults turn
+     * {@code fsync} off), or null when it does not. The services still commit with {@code synchronous_commit = on}.
+     */
+    String durabilityWarning() throws SQLException {
+        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+             var rs = connection.createStatement().executeQuery("SELECT current_setting('fsync')")) {
+            rs.next();
+            return "on".equals(rs.getString(1)) ? null
+                    : "fsync is off in this local PostgreSQL (fast, for local use only): a crash of this machine can "
+                      + "lose rows it acknowledged, while the projector's offsets stay past their events";
+        }
+    }
+
     String jdbcUrl() {
         return "jdbc:postgresql://localhost:" + port + "/" + DATABASE;
     }

@@ -107,7 +107,7 @@ public final class LocalStack implements Callable<Integer> {
         Files.writeString(tokensFile, exports);
 
         new Banner(out, "http://localhost:" + apiPort, "http://localhost:" + projectorPort, tokensFile, minted, dataDir,
-                printTokens)
+                printTokens, database.durabilityWarning())
                 .print(Duration.between(started, Instant.now()));
         out.println(READY_LINE);
         out.flush();

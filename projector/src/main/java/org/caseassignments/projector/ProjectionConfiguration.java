@@ -5,11 +5,13 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.store.AssignmentWriter;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,21 +19,22 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The ingest path of the stream and its database write: the topic catalogue, the reader, the guarded writer and the meters. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SchemaRegistryProperties.class)
 class ProjectionConfiguration {
 
     /** Meters of this path carry {@code source=projector}; the replay job reports the same names as {@code replay}. */
     static final String METRICS_SOURCE = "projector";
 
     @Bean
-    CaseTopics caseTopics(ProjectorProperties properties, KafkaProperties kafka) {
+    CaseTopics caseTopics(ProjectorProperties properties, SchemaRegistryProperties registry, KafkaProperties kafka) {
         ProjectorProperties.Topics topics = properties.topics();
-        return CaseTopics.of(topics.events(), topics.assignments(), topics.deadLetter(), serdeConfig(properties, kafka),
+        return CaseTopics.of(topics.events(), topics.assignments(), topics.deadLetter(), serdeConfig(registry, kafka),
                 topics.maxMessageBytes());
     }
 
     @Bean
-    CaseEventReader caseEventReader(ProjectorProperties properties, KafkaProperties kafka) {
-        return new CaseEventReader(new AvroEventCodec(SerdeSettings.from(serdeConfig(properties, kafka)),
+    CaseEventReader caseEventReader(SchemaRegistryProperties registry, KafkaProperties kafka) {
+        return new CaseEventReader(new AvroEventCodec(SerdeSettings.from(serdeConfig(registry, kafka)),
                 BundledSchemas.current()));
     }
 
@@ -45,7 +48,7 @@ class ProjectionConfiguration {
         return new AssignmentWriter(jdbc);
     }
 
-    private static Map<String, Object> serdeConfig(ProjectorProperties properties, KafkaProperties kafka) {
-        return properties.serdeConfig(kafka.getProperties());
+    private static Map<String, Object> serdeConfig(SchemaRegistryProperties registry, KafkaProperties kafka) {
+        return registry.serdeConfig(kafka.getProperties());
     }
 }

@@ -1,11 +1,8 @@
 package org.caseassignments.projector;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
-import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -14,13 +11,13 @@ import org.springframework.util.unit.DataSize;
 /**
  * Projector settings ({@code projector.*}); each has an environment-variable override in
  * application.yml. The Kafka bootstrap servers and client security are Spring Boot's
- * {@code spring.kafka.*} settings, shared by every client of the projector.
+ * {@code spring.kafka.*} settings, shared by every client of the projector; the schema registry is
+ * {@code case-events.registry.*} ({@link org.caseassignments.ingest.SchemaRegistryProperties}), shared with the backfill.
  *
  * @param applicationId      Kafka Streams application id: names the input consumer group and, when the
  *                           projection is published, the revision store's changelog topic
  * @param topics             topic names
  * @param partitions         partitions of the topics the projector creates when they do not exist
- * @param registryUrl        Confluent-compatible schema registry; empty for single-object encoding
  * @param publishAssignments also publish every forward change to the compacted {@code case.assignments} topic
  * @param streams            the Kafka Streams application
  * @param sink               the PostgreSQL stage
@@ -30,7 +27,6 @@ import org.springframework.util.unit.DataSize;
 public record ProjectorProperties(@DefaultValue("case-assignments-projector") String applicationId,
                                   @DefaultValue Topics topics,
                                   @DefaultValue("3") int partitions,
-                                  String registryUrl,
                                   @DefaultValue("false") boolean publishAssignments,
                                   @DefaultValue Streams streams,
                                   @DefaultValue Sink sink,
@@ -93,14 +89,5 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
     public record Retry(@DefaultValue("200ms") Duration initialInterval,
                         @DefaultValue("2.0") double multiplier,
                         @DefaultValue("10s") Duration maxInterval) {
-    }
-
-    /** Serde settings: the shared Kafka client properties, plus the registry URL when one is configured. */
-    public Map<String, Object> serdeConfig(Map<String, String> kafkaClientProperties) {
-        Map<String, Object> config = new HashMap<>(kafkaClientProperties);
-        if (registryUrl != null && !registryUrl.isBlank()) {
-            config.put(SerdeSettings.REGISTRY_URL, registryUrl.trim());
-        }
-        return config;
     }
 }

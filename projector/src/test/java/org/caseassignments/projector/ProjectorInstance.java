@@ -60,7 +60,7 @@ final class ProjectorInstance implements AutoCloseable {
      */
     static Map<String, String> withRegistry(Map<String, String> properties, RegistryStub registry,
                                             Duration notFoundWindow) {
-        properties.put("projector.registry-url", registry.url().toString());
+        properties.put("case-events.registry.url", registry.url().toString());
         properties.put("spring.kafka.properties." + SerdeSettings.REGISTRY_NOT_FOUND_WINDOW_MS,
                 Long.toString(notFoundWindow.toMillis()));
         return properties;

@@ -28,7 +28,9 @@ import org.springframework.core.env.StandardEnvironment;
  * {@code FOR SHARE}, one statement every 2 ms, throughout. See BENCHMARKS.md for the command and results.
  *
  * <p>System properties: {@code cases} (100000), {@code changes} (8), {@code extra} (100000), {@code swaps} (50000),
- * {@code partitions} (3), {@code seed} (1), {@code projector} (true: also time the projector's drain).
+ * {@code partitions} (3), {@code seed} (1), {@code projector} (true: also time the projector's drain), {@code rate}
+ * (0: events per second of live traffic during the rebuild, each published and applied to the live table at once,
+ * as a projector with no lag would).
  */
 public final class RebuildPerformance {
 
@@ -56,10 +58,12 @@ public final class RebuildPerformance {
         Reader reader = new Reader(db, caseIds);
         Thread readerThread = new Thread(reader, "reader");
         readerThread.start();
+        LiveTraffic traffic = new LiveTraffic(db, topics.events(), events, Integer.getInteger("rate", 0));
         long start = System.nanoTime();
-        int exit = rebuild(db, "rebuild", "--topics", topics.events(), "--allow-missing-cases", "--progress", "lines",
-                "--progress-interval", "5", "--sample", "0");
+        int exit = rebuild(db, "rebuild", "--topics", topics.events(), "--allow-missing-cases", "--allow-lower",
+                "--progress", "lines", "--progress-interval", "5", "--sample", "0");
         double rebuild = (System.nanoTime() - start) / 1e9;
+        traffic.close();
         reader.stop.set(true);
         readerThread.join();
 
@@ -70,6 +74,7 @@ public final class RebuildPerformance {
         }
         System.out.printf("reader (SELECT … FOR SHARE of a random case, every 2 ms): %,d statements, median %.2f ms, "
                 + "longest %.1f ms%n", reader.count, reader.median() / 1e6, reader.longest / 1e6);
+        traffic.report();
         System.out.printf("machine: %d processors, %d MiB max heap, Java %s%n", Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, System.getProperty("java.version"));
         System.exit(0);

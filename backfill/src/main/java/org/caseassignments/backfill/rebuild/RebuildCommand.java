@@ -1,7 +1,7 @@
 package org.caseassignments.backfill.rebuild;
 
 import java.io.PrintWriter;
-import java.sql.SQLException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
@@ -19,8 +20,11 @@ import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.repair.EntityCopies;
+import org.caseassignments.backfill.snapshot.SnapshotSourceException;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.SchemaRegistryProperties;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.dao.DataAccessException;
@@ -43,13 +47,14 @@ import picocli.CommandLine.Spec;
                 "Build a fresh projection from the beginning of the case event topics into a shadow table, through the",
                 "projector's decode and the never-rewind guard, while the projector and the API keep running; catch it up",
                 "to the live end and swap it in under a short lock. The replaced table is kept as case_assignments_previous",
-                "until --drop-previous, so --undo can put it back. Unlike replay, a rebuild can lower a revision: it corrects",
-                "rows no event explains (an inflated snapshot, a restored database, an earlier bug).", ""},
+                "until --drop-previous, so --undo can put it back. Unlike replay, a rebuild can lower a revision (with",
+                "--allow-lower): it corrects rows no event explains (an inflated snapshot, a restored database, an earlier bug).",
+                "The swap holds the projection's lock at most --swap-within; a truncated history needs --from-snapshot.", ""},
         footer = {"", "Exit codes: 0 swapped (dry run: no difference), undone or dropped; 1 dry run found differences, or",
-                "the swap was refused because cases are only in the live table; 2 bad usage or stopped by a failure."})
+                "the swap was refused because it would drop or lower live rows; 2 bad usage, refused to start (truncated",
+                "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged."})
 public class RebuildCommand implements Callable<Integer> {
 
-    private static final String LOCK_NOT_AVAILABLE = "55P03";
 
     @Option(names = "--topics", paramLabel = "TOPIC", split = ",",
             description = "Case event topics (default: backfill.rebuild.topics, $CASE_EVENTS_TOPICS, case.events).")
@@ -67,6 +72,14 @@ public class RebuildCommand implements Callable<Integer> {
             + "of the topics (retention dropped them, or a snapshot loaded them): they are gone after the swap.")
     boolean allowMissingCases;
 
+    @Option(names = "--allow-lower", description = "Swap even when it lowers live rows below their revision (rows no "
+            + "event explains: an inflated snapshot, a restored database); the dry run says how many.")
+    boolean allowLower;
+
+    @Option(names = "--from-snapshot", paramLabel = "FILE", description = "Seed the shadow from this snapshot (CSV or "
+            + "JSON Lines, as `assignments --file`) before the events: needed when the topics' history is truncated.")
+    Path fromSnapshot;
+
     @Option(names = "--undo", description = "Put the previous projection back (carrying forward what moved since "
             + "the swap, under the guard); the rebuilt one becomes the previous, so --undo again redoes.")
     boolean undo;
@@ -78,9 +91,10 @@ public class RebuildCommand implements Callable<Integer> {
             description = "Most events per transaction into the shadow (default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--swap-within", paramLabel = "EVENTS",
-            description = "Swap once at most this many events behind the live end (default: backfill.rebuild.swap-within, 5000).")
-    Long swapWithin;
+    @Option(names = "--swap-within", paramLabel = "DURATION", converter = DurationOption.class,
+            description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms (default: "
+                    + "backfill.rebuild.swap-within, 1s); a tail that would not fit is read outside the lock first.")
+    Duration swapWithin;
 
     @Option(names = "--swap-lock-timeout-ms", paramLabel = "MS",
             description = "Longest one attempt waits for the lock (default: backfill.rebuild.swap-lock-timeout, 500 ms).")
@@ -93,14 +107,16 @@ public class RebuildCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final KafkaProperties kafka;
+    private final SchemaRegistryProperties registry;
     private final RebuildProperties properties;
     private final JdbcTemplate jdbc;
     private final PlatformTransactionManager transactions;
     private final ShadowTables tables;
 
-    RebuildCommand(KafkaProperties kafka, RebuildProperties properties, JdbcTemplate jdbc,
-                   PlatformTransactionManager transactions) {
+    RebuildCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RebuildProperties properties,
+                   JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.kafka = kafka;
+        this.registry = registry;
         this.properties = properties;
         this.jdbc = jdbc;
         this.transactions = transactions;
@@ -121,7 +137,10 @@ public class RebuildCommand implements Callable<Integer> {
                 return ExitCodes.COULD_NOT_START;
             }
             return build(out, err);
-        } catch (KafkaException | DataAccessException | IllegalStateException e) {
+        } catch (EventTopics.UnreadableFraming e) {
+            err.println("backfill rebuild: refused — " + e.getMessage() + "; the live projection is unchanged");
+            return ExitCodes.COULD_NOT_START;
+        } catch (KafkaException | DataAccessException | IllegalStateException | SnapshotSourceException e) {
             err.println("backfill rebuild: stopped: " + e.getMessage()
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
                     + "; the live projection is unchanged, run the rebuild again");
@@ -134,81 +153,84 @@ public class RebuildCommand implements Callable<Integer> {
 
     private int build(PrintWriter out, PrintWriter err) {
         List<String> eventTopics = topics != null ? topics : properties.topics();
-        tables.createShadow();
-        TransactionTemplate nested = new TransactionTemplate(transactions);
-        // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
-        nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
-        BatchWriter writer = BatchWriter.once(nested, AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW),
-                new IngestMetrics(new SimpleMeterRegistry(), "rebuild"));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(kafka), writer, batchSize);
-            shadow.startAtTheBeginning(EventTopics.partitions(consumer, eventTopics, kafka));
+            List<TopicPartition> partitions = EventTopics.partitions(consumer, eventTopics, kafka);
+            String truncated = truncated(consumer.beginningOffsets(partitions));
+            if (truncated != null && fromSnapshot == null) {
+                err.println("backfill rebuild: refused — the history is truncated: " + truncated + " (retention or "
+                        + "deleteRecords removed the events before), so a rebuild from the topics alone would drop or lower "
+                        + "the cases those events made. Seed it from a snapshot of the case service taken since: "
+                        + "--from-snapshot FILE. Nothing was changed.");
+                return ExitCodes.COULD_NOT_START;
+            }
+            TransactionTemplate nested = new TransactionTemplate(transactions);
+            // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
+            nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+            AssignmentWriter shadowWriter = AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW);
+            BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(new SimpleMeterRegistry(), "rebuild"));
+            SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
+            ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(serde), writer, batchSize);
+            shadow.startAtTheBeginning(partitions);
+            EventTopics.requireReadableFraming(consumer, shadow.liveEnd(), serde);
+            tables.createShadow();
+            long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
             Progress bar = progress.start(err, "events");
             shadow.catchUpWithin(swapWithin(), bar);
-            // The diff compares with the live table as of one live end, so the shadow reaches it first.
+            // Every live row committed before the horizon came from events below the end read after it (or from no
+            // event), so the shadow drained to that end holds what it should of them; rows written since are judged
+            // again under the lock.
+            String horizon = tables.changeHorizon();
             shadow.drainTo(shadow.liveEnd());
             bar.finish(shadow.totals().read(), shadow.fraction(shadow.lag()));
             tables.carryJurisdictions();
             ProjectionDiff.Differences differences = new ProjectionDiff(jdbc).compare(sample);
+            Report report = new Report(eventTopics, shadow.totals(), seeded, differences);
             if (dryRun) {
-                return reportDryRun(out, eventTopics, shadow.totals(), differences);
+                return reportDryRun(out, report);
             }
-            long missing = differences.counts().get("only_live");
-            if (missing > 0 && !allowMissingCases) {
+            ShadowTables.Losses before = tables.lossesBefore(horizon);
+            if (before.dropped() > 0 && !allowMissingCases) {
                 tables.dropShadow();
-                out.println("backfill rebuild: not swapped — " + missing + " cases of the live table are in no event of "
-                        + String.join(",", eventTopics) + " (retention, or loaded from a snapshot); with "
-                        + "--allow-missing-cases they would be gone after the swap");
-                differences.print(out, sample);
+                refusal(out, report, new ShadowTables.Losses(before.dropped(), 0));
                 return ExitCodes.FINISHED_WITH_REJECTS;
             }
-            SwapTiming timing = swap(shadow, err);
-            report(out, eventTopics, shadow.totals(), differences, timing);
+            Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
+                    : properties.swapLockTimeout();
+            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, transactions, lockTimeout, swapWithin(),
+                    properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
+            if (swap.refused() != null) {
+                tables.dropShadow();
+                refusal(out, report, swap.refused());
+                return ExitCodes.FINISHED_WITH_REJECTS;
+            }
+            report(out, report, swap.timing());
             return ExitCodes.SUCCESS;
         }
     }
 
-    /**
-     * Catches up, then in one transaction: the lock (bounded wait), the tail up to the live end as it is under the
-     * lock, the renames. Nothing the projector committed can be missing: it commits only events it has read, which
-     * are below the end read under the lock, and it cannot commit while the lock is held. What it commits afterwards
-     * goes to the new table, through its guard.
-     */
-    private SwapTiming swap(ShadowBuild shadow, PrintWriter err) {
-        Duration timeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs) : properties.swapLockTimeout();
-        TransactionTemplate swap = new TransactionTemplate(transactions);
-        for (int attempt = 1; ; attempt++) {
-            shadow.catchUpWithin(swapWithin(), new Progress(err, Progress.Mode.NONE, Duration.ZERO, "events"));
-            ShadowBuild.Mark mark = shadow.mark();
-            long readBefore = shadow.totals().read();
-            long[] granted = new long[2];
-            try {
-                swap.executeWithoutResult(status -> {
-                    granted[0] = System.nanoTime();
-                    String carryFrom = tables.lockLive(timeout);
-                    granted[1] = System.nanoTime();
-                    shadow.drainTo(shadow.liveEnd());
-                    tables.swap(carryFrom);
-                });
-                long committed = System.nanoTime();
-                return new SwapTiming(attempt, timeout, Duration.ofNanos(granted[1] - granted[0]),
-                        Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore);
-            } catch (DataAccessException e) {
-                shadow.rewindTo(mark);
-                if (!lockNotAvailable(e) || attempt >= properties.swapAttempts()) {
-                    throw e;
-                }
-                err.printf(Locale.ROOT, "backfill rebuild: the projection's lock was not granted within %d ms "
-                        + "(attempt %d of %d; held by: %s); catching up and trying again%n", timeout.toMillis(), attempt,
-                        properties.swapAttempts(), tables.lockHolders());
-            }
-        }
+    /** What the summary reports of the build: the topics, the totals, the snapshot rows it started from, the diff. */
+    private record Report(List<String> topics, ShadowBuild.Totals totals, long seeded,
+                          ProjectionDiff.Differences differences) {
+    }
+
+
+    /** The partitions whose log no longer starts at offset 0, with their first offset; null when none. */
+    private static String truncated(Map<TopicPartition, Long> starts) {
+        List<String> cut = starts.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(TopicPartition::toString)))
+                .map(e -> e.getKey() + " starts at offset " + e.getValue()).toList();
+        return cut.isEmpty() ? null : String.join(", ", cut);
     }
 
     private int undo(PrintWriter out, PrintWriter err) {
         if (!tables.exists(ShadowTables.PREVIOUS)) {
             err.println("backfill rebuild --undo: there is no " + ShadowTables.PREVIOUS + " to put back (dropped, or never swapped)");
+            return ExitCodes.COULD_NOT_START;
+        }
+        String notUndoable = tables.whyNotUndoable();
+        if (notUndoable != null) {
+            err.println("backfill rebuild --undo: refused — " + notUndoable);
             return ExitCodes.COULD_NOT_START;
         }
         Duration timeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs) : properties.swapLockTimeout();
@@ -219,11 +241,12 @@ public class RebuildCommand implements Callable<Integer> {
                 long start = System.nanoTime();
                 swap.executeWithoutResult(status -> tables.swapBack(timeout));
                 out.printf(Locale.ROOT, "backfill rebuild --undo: the previous projection is back (%d rows carried forward "
-                                + "first, %d ms under the lock); the rebuilt one is kept as %s%n", carried,
+                                + "first, %d ms under the lock); the rebuilt one is kept as %s, to be dropped with "
+                                + "--drop-previous (it is not put back again: a new rebuild is the redo)%n", carried,
                         Duration.ofNanos(System.nanoTime() - start).toMillis(), ShadowTables.PREVIOUS);
                 return ExitCodes.SUCCESS;
             } catch (DataAccessException e) {
-                if (!lockNotAvailable(e) || attempt >= properties.swapAttempts()) {
+                if (!SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE) || attempt >= properties.swapAttempts()) {
                     throw e;
                 }
             }
@@ -240,25 +263,40 @@ public class RebuildCommand implements Callable<Integer> {
         return ExitCodes.SUCCESS;
     }
 
-    private int reportDryRun(PrintWriter out, List<String> eventTopics, ShadowBuild.Totals totals,
-                             ProjectionDiff.Differences differences) {
+    private int reportDryRun(PrintWriter out, Report report) {
         EntityCopies.Counts copies = new EntityCopies(jdbc).count();
         tables.dropShadow();
-        out.println("backfill rebuild --dry-run: rebuilt from " + String.join(",", eventTopics)
+        out.println("backfill rebuild --dry-run: rebuilt from " + String.join(",", report.topics())
                 + " to the live end and compared; nothing swapped");
-        printTotals(out, totals);
-        differences.print(out, sample);
+        printTotals(out, report);
+        report.differences().print(out, sample);
+        SummaryLines.count(out, "rows a swap would lower (needs --allow-lower)", report.differences().counts().get("live_higher"));
+        SummaryLines.count(out, "rows a swap would drop (needs --allow-missing-cases)", report.differences().counts().get("only_live"));
         copies.print(out);
-        return differences.total() + copies.differing() == 0 ? ExitCodes.SUCCESS : ExitCodes.FINISHED_WITH_REJECTS;
+        return report.differences().total() + copies.differing() == 0 ? ExitCodes.SUCCESS : ExitCodes.FINISHED_WITH_REJECTS;
     }
 
-    private void report(PrintWriter out, List<String> eventTopics, ShadowBuild.Totals totals,
-                        ProjectionDiff.Differences differences, SwapTiming timing) {
-        out.println("backfill rebuild: swapped in — rebuilt from " + String.join(",", eventTopics)
+    private void refusal(PrintWriter out, Report report, ShadowTables.Losses losses) {
+        String topics = String.join(",", report.topics());
+        out.println("backfill rebuild: not swapped — the live projection is unchanged:");
+        if (losses.dropped() > 0 && !allowMissingCases) {
+            out.println("  " + losses.dropped() + " cases of the live table are in no event of " + topics
+                    + " (retention, or loaded from a snapshot); with --allow-missing-cases they would be gone after the swap");
+        }
+        if (losses.lowered() > 0 && !allowLower) {
+            out.println("  " + losses.lowered() + " rows of the live table are at a higher revision than the events of "
+                    + topics + " say; the swap would lower them, which only --allow-lower permits (check the sample first)");
+        }
+        printTotals(out, report);
+        report.differences().print(out, sample);
+    }
+
+    private void report(PrintWriter out, Report report, SwapTiming timing) {
+        out.println("backfill rebuild: swapped in — rebuilt from " + String.join(",", report.topics())
                 + "; the replaced projection is kept as " + ShadowTables.PREVIOUS + " (--undo, --drop-previous)");
-        printTotals(out, totals);
+        printTotals(out, report);
         out.println("  differences from the live table before the swap:");
-        differences.print(out, sample);
+        report.differences().print(out, sample);
         SummaryLines.count(out, "events read under the lock", timing.tail());
         SummaryLines.count(out, "lock attempts", timing.attempts());
         SummaryLines.count(out, "lock wait (ms)", timing.waited().toMillis());
@@ -268,19 +306,19 @@ public class RebuildCommand implements Callable<Integer> {
                 + "run `backfill repair` to bring them along now");
     }
 
-    private static void printTotals(PrintWriter out, ShadowBuild.Totals totals) {
-        SummaryLines.count(out, "events read", totals.read());
-        SummaryLines.count(out, "cases rebuilt", totals.cases());
-        SummaryLines.count(out, "passed over (dead-lettered)", totals.passedOver());
+    private static void printTotals(PrintWriter out, Report report) {
+        if (report.seeded() > 0) {
+            SummaryLines.count(out, "snapshot rows seeded", report.seeded());
+        }
+        SummaryLines.count(out, "events read", report.totals().read());
+        SummaryLines.count(out, "cases rebuilt", report.totals().cases());
+        SummaryLines.count(out, "passed over (dead-lettered)", report.totals().passedOver());
     }
 
-    private long swapWithin() {
+    private Duration swapWithin() {
         return swapWithin != null ? swapWithin : properties.swapWithin();
     }
 
-    private static boolean lockNotAvailable(DataAccessException e) {
-        return e.getMostSpecificCause() instanceof SQLException sql && LOCK_NOT_AVAILABLE.equals(sql.getSQLState());
-    }
 
     /** No group: nothing is committed, a stopped rebuild starts over. */
     private Map<String, Object> consumerConfig() {

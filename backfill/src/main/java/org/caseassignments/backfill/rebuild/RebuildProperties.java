@@ -12,15 +12,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * and by a command-line option.
  *
  * @param topics           the case event topics (the same setting as the replay's)
- * @param swapWithin       the shadow is swapped in once it is at most this many events behind the live end; the rest
- *                         is read under the lock, so this bounds the pause
+ * @param swapWithin       the longest the swap holds the projection's lock: the tail is caught up outside the lock
+ *                         until it fits, and a swap that runs past it gives way and tries again
  * @param swapLockTimeout  how long one attempt waits for the lock; while it waits every new reader and writer of the
  *                         projection queues behind it, so this too bounds the pause
  * @param swapAttempts     attempts at the lock before the rebuild gives up (the shadow is kept)
  */
 @ConfigurationProperties("backfill.rebuild")
 record RebuildProperties(@DefaultValue(CaseTopics.DEFAULT_EVENTS) List<String> topics,
-                         @DefaultValue("5000") long swapWithin,
+                         @DefaultValue("1s") Duration swapWithin,
                          @DefaultValue("500ms") Duration swapLockTimeout,
                          @DefaultValue("20") int swapAttempts) {
 }

@@ -37,6 +37,8 @@ final class ShadowBuild {
     private long read;
     private long cases;
     private long passedOver;
+    /** Time spent reading and writing, for the rate {@link #estimate} assumes. */
+    private long writingNanos;
 
     ShadowBuild(Consumer<byte[], byte[]> consumer, CaseEventReader reader, BatchWriter writer, int batchSize) {
         this.consumer = consumer;
@@ -61,21 +63,45 @@ final class ShadowBuild {
         return lagTo(liveEnd());
     }
 
-    /** Reads and applies until at most {@code events} behind the live end, reporting progress. */
-    void catchUpWithin(long events, Progress progress) {
-        long lag = lag();
-        while (lag > events) {
-            readBatch();
-            lag = lag();
+    /**
+     * Reads and applies until the rest up to the live end would take at most {@code tail} at the rate the build has
+     * written so far, reporting progress.
+     */
+    void catchUpWithin(Duration tail, Progress progress) {
+        Map<TopicPartition, Long> end = liveEnd();
+        long lag = lagTo(end);
+        while (lag > 0 && estimate(lag).compareTo(tail) > 0) {
+            readBatch(end, Deadline.NONE);
+            end = liveEnd();
+            lag = lagTo(end);
             progress.update(read, fraction(lag), "cases " + cases + ", lag to the live end " + lag + " events");
         }
     }
 
-    /** Reads and applies until every partition reached {@code ends} (inside the swap, under the lock). */
+    /** Reads and applies until every partition reached {@code ends}. */
     void drainTo(Map<TopicPartition, Long> ends) {
+        drainTo(ends, Deadline.NONE);
+    }
+
+    /**
+     * Reads and applies until every partition reached {@code ends}, never past them; under the swap's lock, stops
+     * with {@link Deadline.Passed} once the deadline has passed, checked before each poll and each write.
+     */
+    void drainTo(Map<TopicPartition, Long> ends, Deadline deadline) {
         while (lagTo(ends) > 0) {
-            readBatch();
+            readBatch(ends, deadline);
         }
+    }
+
+    /** How long applying {@code events} takes at the rate the build has written so far (none yet: unknown, long). */
+    Duration estimate(long events) {
+        if (events == 0) {
+            return Duration.ZERO;
+        }
+        if (read == 0 || writingNanos == 0) {
+            return Duration.ofDays(1);
+        }
+        return Duration.ofNanos((long) ((double) writingNanos / read * events));
     }
 
     /** Where the build is: taken before the swap's transaction, whose writes to the shadow a rollback undoes. */
@@ -104,7 +130,7 @@ final class ShadowBuild {
         return read + lag == 0 ? OptionalDouble.of(1.0) : OptionalDouble.of((double) read / (read + lag));
     }
 
-    private long lagTo(Map<TopicPartition, Long> ends) {
+    long lagTo(Map<TopicPartition, Long> ends) {
         long lag = 0;
         for (TopicPartition p : partitions) {
             lag += Math.max(0, ends.getOrDefault(p, 0L) - consumer.position(p));
@@ -112,30 +138,48 @@ final class ShadowBuild {
         return lag;
     }
 
-    /** Polls up to a batch (or until a poll comes back empty) and writes it in one transaction. */
-    private void readBatch() {
+    /**
+     * Polls up to a batch, or until every partition reached {@code ends} or a poll comes back empty, and writes it in
+     * one transaction. Records at or past a partition's end are not taken: the partition is sought back to its end,
+     * so the next read starts there.
+     */
+    private void readBatch(Map<TopicPartition, Long> ends, Deadline deadline) {
+        long started = System.nanoTime();
         List<Ingested.Accepted> batch = new ArrayList<>();
-        while (batch.size() < batchSize) {
+        List<TopicPartition> reached = partitions.stream()
+                .filter(p -> consumer.position(p) >= ends.getOrDefault(p, 0L)).toList();
+        consumer.pause(reached);
+        while (batch.size() < batchSize && lagTo(ends) > 0) {
+            deadline.check();
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
             if (records.isEmpty()) {
                 break;
             }
-            for (ConsumerRecord<byte[], byte[]> record : records) {
-                read++;
-                if (reader.read(record.key(), record.value()) instanceof Ingested.Accepted accepted) {
-                    batch.add(accepted);
-                } else {
-                    passedOver++;
+            for (TopicPartition partition : records.partitions()) {
+                long end = ends.getOrDefault(partition, 0L);
+                for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+                    if (record.offset() >= end) {
+                        consumer.seek(partition, end);
+                        break;
+                    }
+                    read++;
+                    if (reader.read(record.key(), record.value()) instanceof Ingested.Accepted accepted) {
+                        batch.add(accepted);
+                    } else {
+                        passedOver++;
+                    }
                 }
             }
         }
-        if (batch.isEmpty()) {
-            return;
+        consumer.resume(reached);
+        if (!batch.isEmpty()) {
+            deadline.check();
+            BatchWriter.Written<Ingested.Accepted> written = writer.writeEach(batch, Ingested.Accepted::update,
+                    Ingested.Accepted::occurredAt);
+            ApplyResult result = written.result();
+            cases += result.insertedCases().size();
+            passedOver += written.refused().size();
         }
-        BatchWriter.Written<Ingested.Accepted> written = writer.writeEach(batch, Ingested.Accepted::update,
-                Ingested.Accepted::occurredAt);
-        ApplyResult result = written.result();
-        cases += result.insertedCases().size();
-        passedOver += written.refused().size();
+        writingNanos += System.nanoTime() - started;
     }
 }

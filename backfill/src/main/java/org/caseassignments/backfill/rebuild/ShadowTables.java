@@ -65,11 +65,12 @@ final class ShadowTables {
             "ALTER INDEX case_assignments_swapping_pkey RENAME TO case_assignments_previous_pkey");
 
     /**
-     * Carries the rows the projection took since the swap back into the previous table, under the projector's
-     * guard (strictly newer revision only, a known jurisdiction never cleared), so an undo loses no event the
-     * projector applied to the rebuilt table and still never moves a row of the previous table backwards. Only
-     * rows written since the swap: carrying every newer row would, on a redo, bring back the very rows the
-     * rebuild lowered.
+     * Carries back into the previous table every row the rebuilt one holds at a higher revision, under the
+     * projector's guard (strictly newer revision only, a known jurisdiction never cleared). The rebuilt table holds
+     * nothing but events (those up to the swap's end, and those the projector applied to it since), so this is the
+     * previous table with every event the projector has committed: none is lost, though an event it applied after
+     * the swap to a row the rebuild already held at that revision wrote nothing there and left no trace but its
+     * revision. A row the rebuild lowered is not touched (the previous one is higher). No clock is involved.
      */
     private static final String CARRY_FORWARD_INTO_PREVIOUS = """
             INSERT INTO case_assignments_previous AS p
@@ -77,8 +78,7 @@ final class ShadowTables {
             SELECT c.case_id, c.assigned_worker_sub, c.supervisor_sub, c.assignment_revision, c.jurisdiction, c.updated_at
               FROM case_assignments c
               LEFT JOIN case_assignments_previous q ON q.case_id = c.case_id
-             WHERE c.updated_at >= ?::timestamptz
-               AND (q.case_id IS NULL OR q.assignment_revision < c.assignment_revision)
+             WHERE q.case_id IS NULL OR q.assignment_revision < c.assignment_revision
             ON CONFLICT (case_id) DO UPDATE
                SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
                    supervisor_sub      = EXCLUDED.supervisor_sub,
@@ -89,16 +89,79 @@ final class ShadowTables {
             """;
 
     /**
-     * Where an undo starts carrying rows back: a second before the swap asked for its lock. A row's
-     * {@code updated_at} is its writer's transaction start, and a writer that lands in the new table sent its
-     * first projection statement after that request, a round trip after its start; the second covers that.
-     * A row written by the rebuild itself in that second is an event's, which the guard may carry harmlessly.
+     * Where "changed since" starts: the oldest transaction still running now ({@code xmin} of the current snapshot),
+     * as a 32-bit transaction id. A row whose {@code xmin} is not older was written by a transaction that had not
+     * committed when this was read (or by a later one); every other row was committed before, and so is seen by
+     * the comparison that follows. Compared by {@code age()}, which counts back from the current transaction id: a
+     * frozen row's age is the largest there is, so it counts as old, as it is.
      */
-    private static final String CARRY_FROM = "SELECT (clock_timestamp() - interval '1 second')::text";
+    private static final String CHANGE_HORIZON =
+            "SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text";
 
-    private static final String MARKER = "Replaced by a rebuild; an undo carries back the rows the projection took from ";
+    /** Before the lock, every live row committed before the horizon: what the swap would drop or lower of them. */
+    private static final String LOSSES_BEFORE = """
+            SELECT count(*) FILTER (WHERE s.case_id IS NULL) AS dropped,
+                   count(*) FILTER (WHERE s.assignment_revision < l.assignment_revision) AS lowered
+              FROM case_assignments l
+              LEFT JOIN case_assignments_rebuild s ON s.case_id = l.case_id
+             WHERE age(l.xmin) > age(?::xid)
+            """;
+
+    /**
+     * Under the lock, after the tail: the same for the live rows written since the horizon (a snapshot load may have
+     * inserted or raised some), one scan of the projection and a lookup by key each. The shadow only gains rows and
+     * revisions, so a row judged before the lock cannot have become worse on its side.
+     */
+    private static final String LOSSES_SINCE = """
+            SELECT count(*) FILTER (WHERE s.case_id IS NULL) AS dropped,
+                   count(*) FILTER (WHERE s.assignment_revision < l.assignment_revision) AS lowered
+              FROM case_assignments l
+              LEFT JOIN LATERAL (SELECT r.case_id, r.assignment_revision FROM case_assignments_rebuild r
+                                  WHERE r.case_id = l.case_id OFFSET 0) s ON true
+             WHERE age(l.xmin) <= age(?::xid)
+            """;
+
+    /** Under the lock: the carry-over again, for live rows written since the horizon. */
+    private static final String CARRY_JURISDICTIONS_OF_LIVE_SINCE = """
+            UPDATE case_assignments_rebuild s
+               SET jurisdiction = l.jurisdiction
+              FROM (SELECT case_id, jurisdiction FROM case_assignments
+                     WHERE age(xmin) <= age(?::xid) AND jurisdiction IS NOT NULL OFFSET 0) l
+             WHERE s.case_id = l.case_id AND s.jurisdiction IS NULL
+            """;
+
+    /** Under the lock: the carry-over again, for shadow rows written since the horizon (the tail's new cases). */
+    private static final String CARRY_JURISDICTIONS_TO_SHADOW_SINCE = """
+            UPDATE case_assignments_rebuild s
+               SET jurisdiction = (SELECT l.jurisdiction FROM case_assignments l WHERE l.case_id = s.case_id)
+             WHERE age(s.xmin) <= age(?::xid) AND s.jurisdiction IS NULL
+               AND EXISTS (SELECT 1 FROM case_assignments l WHERE l.case_id = s.case_id AND l.jurisdiction IS NOT NULL)
+            """;
+
+    /** Index lookups, not a hash of a whole table, for the few rows changed since the horizon. */
+    private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off";
+
+    /** What a swap would do to the live rows: drop those in no event, lower those the events put lower. */
+    record Losses(long dropped, long lowered) {
+
+        Losses plus(Losses other) {
+            return new Losses(dropped + other.dropped, lowered + other.lowered);
+        }
+    }
+
+    private static final String MARKER = "Replaced by a rebuild at ";
+
+    /** What every swap's marker starts with, this version's and the earlier one's ("Replaced by a rebuild; …"). */
+    private static final String REPLACED = "Replaced by a rebuild";
+
+    private static final String UNDONE = "A rebuild an undo took out at ";
+
+    private static final String NOW = "SELECT clock_timestamp()::text";
 
     private static final String LIVE_COMMENT = "SELECT obj_description('case_assignments'::regclass, 'pg_class')";
+
+    private static final String PREVIOUS_COMMENT =
+            "SELECT obj_description('case_assignments_previous'::regclass, 'pg_class')";
 
     /** Who holds a lock on the projection now: what an attempt that was not granted in time waited behind. */
     private static final String HOLDERS = """
@@ -137,43 +200,81 @@ final class ShadowTables {
      * Inside the swap's transaction: waits at most {@code timeout} for the projection's {@code ACCESS EXCLUSIVE}
      * lock, throwing when it is not granted in time (SQLSTATE 55P03), so the queue behind it never waits longer.
      */
-    String lockLive(Duration timeout) {
+    void lockLive(Duration timeout) {
         jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-        String carryFrom = jdbc.queryForObject(CARRY_FROM, String.class);
         jdbc.execute("LOCK TABLE case_assignments IN ACCESS EXCLUSIVE MODE");
-        return carryFrom;
+    }
+
+    /** The horizon of {@link #CHANGE_HORIZON}: read before the end offsets the comparison's shadow is drained to. */
+    String changeHorizon() {
+        return jdbc.queryForObject(CHANGE_HORIZON, String.class);
+    }
+
+    /** Outside the lock: what the swap would drop or lower of the live rows committed before {@code horizon}. */
+    Losses lossesBefore(String horizon) {
+        return jdbc.queryForObject(LOSSES_BEFORE, ShadowTables::losses, horizon);
+    }
+
+    /**
+     * Inside the swap's transaction, holding the lock: the jurisdictions carried over again and what the swap would
+     * drop or lower, both for the rows written since {@code horizon} (the rest was done before the lock). Every
+     * statement from here to the commit is cancelled once {@code remaining} has passed (SQLSTATE 57014), so they
+     * cannot stretch the lock's hold.
+     */
+    Losses checkUnderLock(Duration remaining, String horizon) {
+        jdbc.execute("SET LOCAL statement_timeout = '" + Math.max(1, remaining.toMillis()) + "ms'");
+        jdbc.execute(LOOKUPS_BY_KEY);
+        jdbc.update(CARRY_JURISDICTIONS_OF_LIVE_SINCE, horizon);
+        jdbc.update(CARRY_JURISDICTIONS_TO_SHADOW_SINCE, horizon);
+        return jdbc.queryForObject(LOSSES_SINCE, ShadowTables::losses, horizon);
+    }
+
+    private static Losses losses(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+        return new Losses(rs.getLong("dropped"), rs.getLong("lowered"));
     }
 
     /**
      * Inside the swap's transaction, holding the lock: the shadow becomes the projection, the projection the
      * previous, marked with where an undo starts carrying rows back.
      */
-    void swap(String carryFrom) {
+    void swap() {
         SWAP.forEach(jdbc::execute);
-        comment(PREVIOUS, MARKER + carryFrom);
+        comment(PREVIOUS, MARKER + jdbc.queryForObject(NOW, String.class));
     }
 
     /** Inside a transaction: both tables locked, the rows moved since the swap carried back, then the two exchanged. */
     void swapBack(Duration timeout) {
         jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-        String carryFrom = jdbc.queryForObject(CARRY_FROM, String.class);
         jdbc.execute("LOCK TABLE case_assignments, case_assignments_previous IN ACCESS EXCLUSIVE MODE");
         carryForwardIntoPrevious();
         String liveComment = jdbc.queryForObject(LIVE_COMMENT, String.class);
         SWAP_BACK.forEach(jdbc::execute);
         comment(LIVE, liveComment);
-        comment(PREVIOUS, MARKER + carryFrom);
+        comment(PREVIOUS, UNDONE + jdbc.queryForObject(NOW, String.class));
+    }
+
+    /**
+     * Whether the previous table is one a swap replaced, which an undo can put back. One an undo took out (the
+     * rebuilt table) is not: it misses whatever the projection took since, and a row the restored table kept higher
+     * records no event it ignored, so no carry could make it whole. A new rebuild is the redo.
+     */
+    String whyNotUndoable() {
+        String marker = jdbc.queryForObject(PREVIOUS_COMMENT, String.class);
+        if (marker != null && marker.startsWith(UNDONE)) {
+            return PREVIOUS + " is the rebuilt projection an undo took out (" + marker.substring(UNDONE.length())
+                    + "); it lacks what the projection took since, so it is not put back: drop it with --drop-previous "
+                    + "and run a new rebuild";
+        }
+        if (marker == null || !marker.startsWith(REPLACED)) {
+            return PREVIOUS + " does not say a rebuild replaced it (its comment is not the rebuild's): put it back by "
+                    + "hand if it is meant to be";
+        }
+        return null;
     }
 
     /** Run once before {@link #swapBack} without the lock, so the locked pass finds little left to write. */
     int carryForwardIntoPrevious() {
-        String marker = jdbc.queryForObject("SELECT obj_description('case_assignments_previous'::regclass, 'pg_class')",
-                String.class);
-        if (marker == null || !marker.startsWith(MARKER)) {
-            throw new IllegalStateException(PREVIOUS + " does not say when it was replaced (its comment is not the "
-                    + "rebuild's): put it back by hand if it is meant to be");
-        }
-        return jdbc.update(CARRY_FORWARD_INTO_PREVIOUS, marker.substring(MARKER.length()));
+        return jdbc.update(CARRY_FORWARD_INTO_PREVIOUS);
     }
 
     private void comment(String table, String comment) {

@@ -21,6 +21,8 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.SchemaRegistryProperties;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -77,12 +79,14 @@ class ReplayCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final KafkaProperties kafka;
+    private final SchemaRegistryProperties registry;
     private final ReplayProperties properties;
     private final BatchWriter applier;
 
-    ReplayCommand(KafkaProperties kafka, ReplayProperties properties, AssignmentWriter writer,
-                  PlatformTransactionManager transactions) {
+    ReplayCommand(KafkaProperties kafka, SchemaRegistryProperties registry, ReplayProperties properties,
+                  AssignmentWriter writer, PlatformTransactionManager transactions) {
         this.kafka = kafka;
+        this.registry = registry;
         this.properties = properties;
         this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer,
                 new IngestMetrics(new SimpleMeterRegistry(), "replay"));
@@ -99,12 +103,18 @@ class ReplayCommand implements Callable<Integer> {
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
+            SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(kafka), applier);
+                    EventTopics.reader(serde), applier);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
+            EventTopics.requireReadableFraming(consumer, replay.ends(), serde);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
             report(out, eventTopics, groupId, dlq, totals);
             return totals.deadLettered() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
+        } catch (EventTopics.UnreadableFraming e) {
+            err.println("backfill replay: refused — " + e.getMessage());
+            err.flush();
+            return ExitCodes.COULD_NOT_START;
         } catch (KafkaException | DataAccessException | IllegalStateException e) {
             err.println("backfill replay: stopped: " + e.getMessage()
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")

@@ -22,13 +22,12 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Ingested;
-import org.caseassignments.ingest.RegistryRetry;
-import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
 import org.slf4j.Logger;
@@ -99,6 +98,13 @@ final class ReplayRun {
         }
     }
 
+    /** Where each partition not yet done stops: the end offsets captured by {@link #position}. */
+    Map<TopicPartition, Long> ends() {
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        ranges.values().stream().filter(r -> !r.done()).forEach(r -> ends.put(r.partition, r.end));
+        return ends;
+    }
+
     Totals run(Progress progress) throws InterruptedException {
         while (ranges.values().stream().anyMatch(r -> !r.done())) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
@@ -156,15 +162,8 @@ final class ReplayRun {
         });
     }
 
-    /** Waits out an unreachable schema registry under the projector's policy ({@link RegistryRetry}), then stops. */
     private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) {
-        try {
-            return RegistryRetry.DEFAULT.call(() -> reader.read(record.key(), record.value()));
-        } catch (EventDecodingException e) {
-            throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
-                    + record.offset() + " after retrying for " + RegistryRetry.DEFAULT.giveUpAfter() + ": "
-                    + e.getMessage() + "; nothing from this batch on was committed, run again with --resume", e);
-        }
+        return EventTopics.read(reader, record, "nothing from this batch on was committed, run again with --resume");
     }
 
     private void awaitAcknowledgements(List<Future<RecordMetadata>> sent) throws InterruptedException {

@@ -60,6 +60,11 @@ public final class SnapshotOptions {
         return new JdbcSnapshotSource(jdbc.url, jdbc.user, jdbc.password, jdbc.query, jdbc.fetchSize);
     }
 
+    /** A snapshot file, its format from its name as with {@code --file}. */
+    public static SnapshotSource openFile(Path path) {
+        return formatOf(path) == Format.JSONL ? new JsonLinesSnapshotSource(path) : new CsvSnapshotSource(path);
+    }
+
     private static Format formatOf(Path path) {
         String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
         return name.endsWith(".jsonl") || name.endsWith(".ndjson") ? Format.JSONL : Format.CSV;

@@ -2,6 +2,8 @@ package org.caseassignments.backfill.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,12 +14,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.LiveApplier;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
@@ -27,6 +38,7 @@ import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -73,7 +85,7 @@ class RebuildCommandIntegrationTests {
         Rows.assignment(honest).worker("w-2").supervisor("s-2").revision(2).insert(jdbc);
 
         // When
-        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none");
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower");
 
         // Then the projection holds what the events say, the replaced one is kept, and the report counts the swap
         assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
@@ -99,7 +111,7 @@ class RebuildCommandIntegrationTests {
 
             // When the rebuild waits for the lock, an event arrives, and the projector applies and commits it
             CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
-                    "--progress", "none", "--swap-within", "0", "--swap-lock-timeout-ms", "60000"));
+                    "--progress", "none", "--swap-lock-timeout-ms", "60000"));
             awaitSwapWaitingForTheLock();
             UUID arrived = UUID.randomUUID();
             publish(List.of(CaseEvents.created(arrived).worker("w-new").jurisdiction("texas").build()));
@@ -141,7 +153,7 @@ class RebuildCommandIntegrationTests {
                 authorized = readForShare(ps, caseId);
             }
             CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
-                    "--progress", "none", "--swap-within", "0", "--swap-lock-timeout-ms", "60000"));
+                    "--progress", "none", "--allow-lower", "--swap-lock-timeout-ms", "60000"));
             awaitSwapWaitingForTheLock();
             CompletableFuture<String> queuedRead = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -205,15 +217,15 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
-    void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndRedoOnASecondUndo() {
+    void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndNotPutTheUndoneRebuildBackAgain() {
         // Given a swap that lowered an inflated row, and a case the projector moved after the swap
         UUID inflated = UUID.randomUUID();
         UUID movedAfter = UUID.randomUUID();
         publish(history(inflated, 1, "georgia"), history(movedAfter, 1, "georgia"));
         Rows.assignment(inflated).worker("inflated").revision(30).insert(jdbc);
         Rows.assignment(movedAfter).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
-        jdbc.update("UPDATE case_assignments SET updated_at = now() - interval '1 day'");
-        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none").exit()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower").exit())
+                .isEqualTo(ExitCodes.SUCCESS);
         new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(movedAfter, "w-5", "s-5", 5)));
 
         // When
@@ -229,9 +241,9 @@ class RebuildCommandIntegrationTests {
                 + "AND tablename = 'case_assignments'", Integer.class)).isOne();
 
         Cli.Run redo = cli.run("rebuild", "--undo");
-        assertThat(redo.exit()).as(redo.toString()).isEqualTo(ExitCodes.SUCCESS);
-        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 1L);
-        assertThat(row("case_assignments", movedAfter)).containsEntry("assignment_revision", 5L);
+        assertThat(redo.exit()).as(redo.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(redo.err()).contains("is the rebuilt projection an undo took out").contains("run a new rebuild");
+        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 30L);
 
         Cli.Run drop = cli.run("rebuild", "--drop-previous");
         assertThat(drop.exit()).as(drop.toString()).isEqualTo(ExitCodes.SUCCESS);
@@ -304,6 +316,180 @@ class RebuildCommandIntegrationTests {
         assertThat(row("case_assignments", caseId)).containsEntry("jurisdiction", "texas");
     }
 
+    @Test
+    void shouldCarryBackOnUndoEveryEventTheProjectorAppliedAfterTheSwapThoughItWroteNothing() throws Exception {
+        // Given a stopped projector that last wrote revision 1 of each case, and events up to revision 3 it has not read
+        List<UUID> cases = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            UUID caseId = UUID.randomUUID();
+            cases.add(caseId);
+            Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction("georgia").insert(jdbc);
+            publish(history(caseId, 3, "georgia"));
+        }
+
+        // When the rebuild swaps more than a second after it wrote the shadow (its first attempt at the lock gave way)
+        try (Connection api = connection()) {
+            api.setAutoCommit(false);
+            try (PreparedStatement ps = api.prepareStatement(
+                    "SELECT assigned_worker_sub, assignment_revision FROM case_assignments WHERE case_id = ? FOR SHARE")) {
+                assertThat(readForShare(ps, cases.get(0))).isEqualTo("w-1@1");
+            }
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--swap-lock-timeout-ms", "1500"));
+            awaitALockAttemptStartedLongAfterTheShadowWasWritten();
+            api.commit();
+            Cli.Run swapped = rebuild.get(60, TimeUnit.SECONDS);
+            assertThat(swapped.exit()).as(swapped.toString()).isEqualTo(ExitCodes.SUCCESS);
+        }
+        // and the projector then drains the topic into the rebuilt table (where each event is already) and commits
+        try (LiveApplier projector = new LiveApplier(DB.dataSource(), topic, 100, new CountDownLatch(0))) {
+            Map<TopicPartition, Long> end = LiveApplier.endOffsets(topic);
+            Awaitility.await("the projector to drain the topic").atMost(Duration.ofSeconds(60))
+                    .until(() -> projector.caughtUpTo(end));
+        }
+        Cli.Run undo = cli.run("rebuild", "--undo");
+
+        // Then every row holds what the events say: the undo lost none of the events whose offsets the projector committed
+        assertThat(undo.exit()).as(undo.toString()).isEqualTo(ExitCodes.SUCCESS);
+        for (UUID caseId : cases) {
+            assertThat(row("case_assignments", caseId)).as("case " + caseId).containsEntry("assignment_revision", 3L)
+                    .containsEntry("assigned_worker_sub", "w-3").containsEntry("supervisor_sub", "s-3");
+        }
+    }
+
+    @Test
+    void shouldRefuseToRebuildFromTruncatedHistoryNamingThePartitionAndItsFirstOffset() throws Exception {
+        // Given a case at revision 7 whose history up to a redelivered revision 3 was deleted from the topic
+        UUID caseId = UUID.randomUUID();
+        List<RecordMetadata> sent = publishReturning(history(caseId, 7, "georgia"));
+        RecordMetadata redelivered = publishReturning(List.of(CaseEvents.changed(caseId, 3).worker("w-3").supervisor("s-3")
+                .jurisdiction("georgia").build())).get(0);
+        assertThat(sent).allMatch(m -> m.partition() == redelivered.partition());
+        Rows.assignment(caseId).worker("w-7").supervisor("s-7").revision(7).jurisdiction("georgia").insert(jdbc);
+        deleteRecordsBefore(redelivered);
+
+        // When
+        Cli.Run refused = cli.run("rebuild", "--topics", topic, "--progress", "none");
+
+        // Then it names what is missing and changes nothing
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(refused.err()).contains(topic + "-" + redelivered.partition() + " starts at offset " + redelivered.offset())
+                .contains("--from-snapshot");
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 7L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
+    void shouldRebuildTruncatedHistoryOnTopOfTheSnapshotItIsGiven(@TempDir Path dir) throws Exception {
+        // Given a case at revision 7 whose history up to a redelivered revision 3 was deleted, and a snapshot of it at 7
+        UUID caseId = UUID.randomUUID();
+        publishReturning(history(caseId, 7, "georgia"));
+        RecordMetadata redelivered = publishReturning(List.of(CaseEvents.changed(caseId, 3).worker("w-3").supervisor("s-3")
+                .jurisdiction("georgia").build())).get(0);
+        UUID later = UUID.randomUUID();
+        publish(history(later, 2, "texas"));
+        Rows.assignment(caseId).worker("w-7").supervisor("s-7").revision(7).jurisdiction("georgia").insert(jdbc);
+        deleteRecordsBefore(redelivered);
+        Path snapshot = dir.resolve("snapshot.csv");
+        Files.writeString(snapshot, "case_id,assigned_worker_sub,supervisor_sub,assignment_revision,jurisdiction\n"
+                + caseId + ",w-7,s-7,7,georgia\n");
+
+        // When
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--from-snapshot", snapshot.toString());
+
+        // Then the snapshot seeded the shadow and the events that remain went on top of it
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 7L)
+                .containsEntry("assigned_worker_sub", "w-7");
+        assertThat(row("case_assignments", later)).containsEntry("assignment_revision", 2L);
+    }
+
+    @Test
+    void shouldNotLowerARowBelowTheLiveRevisionUnlessAllowedAndSayItFirstOnTheDryRun() {
+        // Given a case stored at an inflated revision no event explains
+        UUID inflated = UUID.randomUUID();
+        publish(history(inflated, 2, "georgia"));
+        Rows.assignment(inflated).worker("from-a-bad-snapshot").revision(41).jurisdiction("georgia").insert(jdbc);
+
+        // When / Then the dry run says what a swap needs, a swap without it refuses, and one with it lowers the row
+        Cli.Run dryRun = cli.run("rebuild", "--topics", topic, "--dry-run", "--progress", "none");
+        assertThat(dryRun.out()).containsPattern("rows a swap would lower \\(needs --allow-lower\\)\\s+1\\n");
+        Cli.Run refused = cli.run("rebuild", "--topics", topic, "--progress", "none");
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(refused.out()).contains("not swapped").contains("--allow-lower");
+        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 41L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+
+        Cli.Run allowed = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower");
+        assertThat(allowed.exit()).as(allowed.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 2L);
+    }
+
+    @Test
+    void shouldNotDropACaseASnapshotLoadCommitsWhileTheSwapWaitsForItsLock() throws Exception {
+        // Given a history, and a snapshot load inserting a case no event knows
+        publish(history(UUID.randomUUID(), 1, "georgia"));
+        UUID fromSnapshot = UUID.randomUUID();
+
+        // When the load commits while the rebuild, having compared the tables without it, waits for the lock
+        Cli.Run run = rebuildWhileASnapshotLoadCommits(AssignmentUpdate.snapshot(fromSnapshot, "w-s", "s-s", 4)
+                .withJurisdiction("texas"));
+
+        // Then the check under the lock saw the case and refused the swap
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(run.out()).contains("not swapped").contains("1 cases of the live table are in no event");
+        assertThat(row("case_assignments", fromSnapshot)).containsEntry("assignment_revision", 4L);
+    }
+
+    @Test
+    void shouldKeepAJurisdictionASnapshotLoadFillsInWhileTheSwapWaitsForItsLock() throws Exception {
+        // Given a case whose events carry no jurisdiction, and a snapshot load filling it in
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 1, null));
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction(null).insert(jdbc);
+
+        // When the load commits while the rebuild, having carried jurisdictions over without it, waits for the lock
+        Cli.Run run = rebuildWhileASnapshotLoadCommits(AssignmentUpdate.snapshot(caseId, "w-1", "s-1", 1)
+                .withJurisdiction("texas"));
+
+        // Then the swapped-in row has it
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", caseId)).containsEntry("jurisdiction", "texas");
+    }
+
+    @Test
+    void shouldRefuseToStartWhenTheFirstRecordsAreFramedForARegistryNoSettingNames() throws Exception {
+        // Given a live case, and its events in the Confluent framing while the rebuild has no schema registry configured
+        UUID caseId = UUID.randomUUID();
+        try (RegistryStub registry = new RegistryStub();
+             EventPublisher publisher = new EventPublisher(Map.of(SerdeSettings.REGISTRY_URL, registry.url().toString()))) {
+            publisher.publishInOrder(topic, history(caseId, 1, "georgia"));
+        }
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+
+        // When
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-missing-cases");
+
+        // Then it refuses instead of swapping in a table without the cases it could not read
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("framed for a schema registry").contains("SCHEMA_REGISTRY_URL");
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 1L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    /** A rebuild that starts while a snapshot load's transaction holds {@code update}, which commits once the swap waits. */
+    private Cli.Run rebuildWhileASnapshotLoadCommits(AssignmentUpdate update) throws Exception {
+        try (Connection load = connection()) {
+            load.setAutoCommit(false);
+            new AssignmentWriter(new JdbcTemplate(new SingleConnectionDataSource(load, true))).apply(List.of(update));
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--swap-lock-timeout-ms", "60000"));
+            awaitSwapWaitingForTheLock();
+            load.commit();
+            return rebuild.get(60, TimeUnit.SECONDS);
+        }
+    }
+
     /** {@code case.created} then changes up to {@code revision}; worker and supervisor {@code w-N}/{@code s-N}. */
     private static List<SpecificRecord> history(UUID caseId, long revision, String jurisdiction) {
         List<SpecificRecord> events = new ArrayList<>();
@@ -312,6 +498,30 @@ class RebuildCommandIntegrationTests {
             events.add(CaseEvents.changed(caseId, r).worker("w-" + r).supervisor("s-" + r).jurisdiction(jurisdiction).build());
         }
         return events;
+    }
+
+    private List<RecordMetadata> publishReturning(List<? extends SpecificRecord> events) {
+        try (EventPublisher publisher = new EventPublisher()) {
+            return publisher.publishInOrder(topic, events);
+        }
+    }
+
+    /** What retention or {@code deleteRecords} does: the partition of {@code first} starts at it. */
+    private static void deleteRecordsBefore(RecordMetadata first) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+            admin.deleteRecords(Map.of(new TopicPartition(first.topic(), first.partition()),
+                    RecordsToDelete.beforeOffset(first.offset()))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A swap's lock request more than a second younger than the newest shadow row: an attempt after one gave way. */
+    private void awaitALockAttemptStartedLongAfterTheShadowWasWritten() {
+        Awaitility.await("a lock attempt starting more than a second after the shadow was written")
+                .atMost(Duration.ofSeconds(60)).until(() -> jdbc.queryForObject("""
+                        SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_stat_activity a ON a.pid = l.pid
+                         WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND NOT l.granted
+                           AND a.xact_start > (SELECT max(updated_at) FROM case_assignments_rebuild) + interval '1200 milliseconds'
+                        """, Integer.class) == 1);
     }
 
     @SafeVarargs

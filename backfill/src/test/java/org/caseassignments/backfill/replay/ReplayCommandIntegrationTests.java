@@ -27,8 +27,11 @@ import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.Tables;
+import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.Rows;
@@ -295,20 +298,25 @@ class ReplayCommandIntegrationTests {
         }
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-        Map<TopicPartition, Long> ends = LiveApplier.endOffsets(topic);
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(ends.keySet());
-            consumer.seekToBeginning(ends.keySet());
-            long total = ends.values().stream().mapToLong(Long::longValue).sum();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-                return records.size() >= total;
-            });
+    @Test
+    void shouldRefuseToStartWhenTheFirstRecordsAreFramedForARegistryNoSettingNames() throws Exception {
+        // Given events in the Confluent framing, and a replay with no schema registry configured
+        try (RegistryStub registry = new RegistryStub();
+             EventPublisher publisher = new EventPublisher(Map.of(SerdeSettings.REGISTRY_URL, registry.url().toString()))) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.created(UUID.randomUUID()).build()));
         }
-        return records;
+
+        // When
+        Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                "replay-" + UUID.randomUUID());
+
+        // Then it says what is missing and has dead-lettered nothing
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("framed for a schema registry").contains("SCHEMA_REGISTRY_URL");
+        assertThat(LiveApplier.endOffsets(deadLetters).values()).containsOnly(0L);
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        return TopicRecords.readAll(topic);
     }
 }

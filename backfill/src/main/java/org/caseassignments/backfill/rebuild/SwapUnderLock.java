@@ -1,0 +1,121 @@
+package org.caseassignments.backfill.rebuild;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.kafka.common.TopicPartition;
+import org.caseassignments.backfill.progress.Progress;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The swap: one transaction under the projection's {@code ACCESS EXCLUSIVE} lock, its hold bounded by
+ * {@code --swap-within}, tried again after catching up when the lock is not granted in time or the hold would run
+ * past its budget. Decisions 19 and 24.
+ */
+final class SwapUnderLock {
+
+    static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final String QUERY_CANCELED = "57014";
+
+    private final ShadowTables tables;
+    private final TransactionTemplate swap;
+    private final Duration lockTimeout;
+    private final Duration within;
+    private final int attempts;
+    private final boolean allowMissingCases;
+    private final boolean allowLower;
+
+    SwapUnderLock(ShadowTables tables, PlatformTransactionManager transactions, Duration lockTimeout, Duration within,
+                  int attempts, boolean allowMissingCases, boolean allowLower) {
+        this.tables = tables;
+        this.swap = new TransactionTemplate(transactions);
+        this.lockTimeout = lockTimeout;
+        this.within = within;
+        this.attempts = attempts;
+        this.allowMissingCases = allowMissingCases;
+        this.allowLower = allowLower;
+    }
+
+    /** The swap's outcome: its timing, or what made it refuse under the lock (nothing was swapped then). */
+    record Outcome(SwapTiming timing, ShadowTables.Losses refused) {
+    }
+
+    /**
+     * Catches up outside the lock until the rest of the topics would take at most a quarter of {@code --swap-within},
+     * reads the end offsets, then in one transaction: the lock (bounded wait); the tail up to those offsets; the end
+     * offsets again and the few events that arrived while the lock was awaited (a projector transaction that already
+     * held the table could commit them); for the live rows written since {@code horizon}, the jurisdictions carried
+     * over again and the check of what the swap would drop or lower (added to {@code before}, the same of the older
+     * rows); the renames. Each step checks the deadline {@code --swap-within} after the grant; once it has
+     * passed the transaction rolls back (every statement is also cancelled at it), and the rebuild catches up and
+     * asks again. Nothing the projector committed can be missing: it commits only events it has read, below the end
+     * read under the lock, and it cannot commit while the lock is held. What it commits afterwards goes to the new
+     * table, through its guard.
+     */
+    Outcome run(ShadowBuild shadow, PrintWriter err, String horizon, ShadowTables.Losses before) {
+        Progress quiet = new Progress(err, Progress.Mode.NONE, Duration.ZERO, "events");
+        for (int attempt = 1; ; attempt++) {
+            Map<TopicPartition, Long> ends;
+            do {
+                shadow.catchUpWithin(within.dividedBy(4), quiet);
+                ends = shadow.liveEnd();
+            } while (shadow.estimate(shadow.lagTo(ends)).compareTo(within.dividedBy(2)) > 0);
+            Map<TopicPartition, Long> sized = ends;
+            ShadowBuild.Mark mark = shadow.mark();
+            long readBefore = shadow.totals().read();
+            long[] granted = new long[2];
+            ShadowTables.Losses[] losses = new ShadowTables.Losses[1];
+            try {
+                swap.executeWithoutResult(status -> {
+                    granted[0] = System.nanoTime();
+                    tables.lockLive(lockTimeout);
+                    granted[1] = System.nanoTime();
+                    Deadline deadline = Deadline.after(within);
+                    shadow.drainTo(sized, deadline);
+                    shadow.drainTo(shadow.liveEnd(), deadline);
+                    losses[0] = before.plus(tables.checkUnderLock(deadline.remaining(), horizon));
+                    if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
+                        status.setRollbackOnly();
+                        return;
+                    }
+                    deadline.check();
+                    tables.swap();
+                });
+                if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
+                    return new Outcome(null, losses[0]);
+                }
+                long committed = System.nanoTime();
+                return new Outcome(new SwapTiming(attempt, lockTimeout, Duration.ofNanos(granted[1] - granted[0]),
+                        Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore), null);
+            } catch (Deadline.Passed | DataAccessException e) {
+                shadow.rewindTo(mark);
+                boolean gaveWay = e instanceof Deadline.Passed || sqlState(e, QUERY_CANCELED);
+                if (!gaveWay && !sqlState(e, LOCK_NOT_AVAILABLE) || attempt >= attempts) {
+                    throw gaveWay ? new IllegalStateException("the swap did not fit in --swap-within " + within.toMillis()
+                            + " ms in " + attempt + " attempts (the topics' tail keeps growing faster than it is read, "
+                            + "or the checks under the lock take longer on a table this size): raise --swap-within", e)
+                            : (RuntimeException) e;
+                }
+                if (gaveWay) {
+                    err.printf(Locale.ROOT, "backfill rebuild: the swap did not fit in %d ms under the lock; gave way "
+                            + "(attempt %d of %d), catching up and trying again%n", within.toMillis(), attempt,
+                            attempts);
+                } else {
+                    err.printf(Locale.ROOT, "backfill rebuild: the projection's lock was not granted within %d ms "
+                            + "(attempt %d of %d; held by: %s); catching up and trying again%n", lockTimeout.toMillis(), attempt,
+                            attempts, tables.lockHolders());
+                }
+            }
+        }
+    }
+
+    static boolean sqlState(Exception e, String state) {
+        return e instanceof DataAccessException dae && dae.getMostSpecificCause() instanceof SQLException sql
+                && state.equals(sql.getSQLState());
+    }
+}

@@ -1,0 +1,153 @@
+package org.caseassignments.backfill.redrive;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.caseassignments.backfill.EventTopics;
+import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.SummaryLines;
+import org.caseassignments.backfill.progress.ProgressOptions;
+import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.IngestMetrics;
+import org.caseassignments.ingest.SchemaRegistryProperties;
+import org.caseassignments.schemas.serde.SerdeSettings;
+import org.caseassignments.store.AssignmentWriter;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code backfill redrive}: apply the dead letters that go through now, report those that still fail. */
+@Component
+@Command(name = "redrive", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
+        description = {
+                "Re-drive dead letters: decode them again with today's code and settings and apply what goes through now.",
+                "Read the dead-letter topic (all of it, or the letters the filters select), decode each original record",
+                "again, and apply those that now decode through the projector's never-rewind guard (safe: anything older than",
+                "the projection changes nothing). Report those that still fail, with today's reason. A dry run unless --apply.",
+                "Nothing is sent to the dead-letter topic, nothing is committed to Kafka: running it again is harmless.", ""},
+        footer = {"", "Exit codes: 0 every selected letter went through (dry run: would); 1 some still fail;",
+                "2 bad usage, could not start, or stopped by a failure (broker, registry, database)."})
+class RedriveCommand implements Callable<Integer> {
+
+    @Option(names = "--dead-letter-topic", paramLabel = "TOPIC",
+            description = "Dead-letter topic (default: backfill.replay.dead-letter-topic, $CASE_EVENTS_DLQ_TOPIC, case.events.dlq).")
+    String deadLetterTopic;
+
+    @Option(names = "--apply", description = "Write what goes through (default: a dry run, every batch rolled back).")
+    boolean apply;
+
+    @Option(names = "--reason", paramLabel = "REASON", split = ",",
+            description = "Only letters with these reasons (dlq.reason), e.g. UNKNOWN_SCHEMA,DATABASE_INTEGRITY_VIOLATION.")
+    Set<String> reasons;
+
+    @Option(names = "--source-partition", paramLabel = "N", description = "Only letters of records from this partition.")
+    Integer sourcePartition;
+
+    @Option(names = "--from-offset", paramLabel = "OFFSET", description = "Only letters of records at or after this source offset.")
+    Long fromOffset;
+
+    @Option(names = "--to-offset", paramLabel = "OFFSET", description = "Only letters of records before this source offset.")
+    Long toOffset;
+
+    @Option(names = "--from-timestamp", paramLabel = "INSTANT", description = "Only letters dead-lettered at or after this time.")
+    Instant fromTimestamp;
+
+    @Option(names = "--to-timestamp", paramLabel = "INSTANT", description = "Only letters dead-lettered before this time.")
+    Instant toTimestamp;
+
+    @Option(names = "--batch-size", paramLabel = "LETTERS", defaultValue = "5000",
+            description = "Most letters per poll, applied in one transaction (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(names = "--sample", paramLabel = "N", defaultValue = "10",
+            description = "Letters that still fail to list (default: ${DEFAULT-VALUE}).")
+    int sample;
+
+    @Mixin
+    ProgressOptions progress;
+
+    @Spec
+    CommandSpec spec;
+
+    private final KafkaProperties kafka;
+    private final SchemaRegistryProperties registry;
+    private final String defaultDeadLetterTopic;
+    private final BatchWriter writer;
+
+    RedriveCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RedriveProperties properties,
+                   AssignmentWriter writer, PlatformTransactionManager transactions) {
+        this.kafka = kafka;
+        this.registry = registry;
+        this.defaultDeadLetterTopic = properties.deadLetterTopic();
+        this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
+                new IngestMetrics(new SimpleMeterRegistry(), "redrive"));
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String topic = deadLetterTopic != null ? deadLetterTopic : defaultDeadLetterTopic;
+        DeadLetterFilter filter = new DeadLetterFilter(reasons, sourcePartition, fromOffset, toOffset, fromTimestamp,
+                toTimestamp);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
+            RedriveRun run = new RedriveRun(consumer, EventTopics.reader(serde), apply ? writer : writer.rollingBack(),
+                    filter, sample);
+            EventTopics.requireReadableFraming(consumer, run.position(EventTopics.partitions(consumer, List.of(topic), kafka)),
+                    serde);
+            RedriveRun.Totals totals = run.run(progress.start(err, "letters"));
+            report(out, topic, totals);
+            return totals.failing() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
+        } catch (EventTopics.UnreadableFraming e) {
+            err.println("backfill redrive: refused — " + e.getMessage());
+            return ExitCodes.COULD_NOT_START;
+        } catch (KafkaException | DataAccessException | IllegalStateException e) {
+            err.println("backfill redrive: stopped: " + e.getMessage()
+                    + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
+                    + "; batches applied before stay applied, run it again (the guard makes that harmless)");
+            return ExitCodes.COULD_NOT_START;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** No group: nothing is committed, every run reads the topic from its beginning. */
+    private Map<String, Object> consumerConfig() {
+        Map<String, Object> config = new HashMap<>(EventTopics.consumerConfig(kafka, batchSize));
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        return config;
+    }
+
+    private void report(PrintWriter out, String topic, RedriveRun.Totals t) {
+        out.println("backfill redrive: " + (apply ? "applied" : "dry run, every batch rolled back: would apply")
+                + " what goes through now — " + topic);
+        SummaryLines.count(out, "dead letters read", t.read());
+        SummaryLines.count(out, "dead letters selected", t.selected());
+        SummaryLines.count(out, "applied (moved a row)", t.applied());
+        SummaryLines.count(out, "unchanged (current or older)", t.unchanged());
+        SummaryLines.count(out, "still failing", t.failing());
+        t.stillFailing().forEach((reason, count) -> SummaryLines.count(out, "  " + reason, count));
+        t.sample().forEach(s -> out.printf(Locale.ROOT, "    %s %s: %s%n", s.source(), s.reason(), s.message()));
+    }
+}

@@ -1,0 +1,116 @@
+package org.caseassignments.backfill.redrive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.caseassignments.backfill.Cli;
+import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.LiveApplier;
+import org.caseassignments.backfill.TopicRecords;
+import org.caseassignments.ingest.DeadLetters;
+import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.TestDatabase;
+import org.caseassignments.testkit.TestKafka;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import picocli.CommandLine;
+
+@SpringBootTest
+class RedriveCommandIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.migrated();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        DB.register(registry);
+        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+    }
+
+    @Autowired
+    CommandLine commandLine;
+
+    final JdbcTemplate jdbc = DB.jdbc();
+    final String topic = TestKafka.uniqueTopic("case.events");
+    final String deadLetters = TestKafka.uniqueTopic("case.events.dlq");
+    Cli cli;
+
+    @BeforeEach
+    void topics() {
+        cli = new Cli(commandLine);
+        TestKafka.createTopics(3, topic, deadLetters);
+        jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
+    }
+
+    @Test
+    void shouldApplyTheDeadLettersThatNowGoThroughReportThoseThatStillFailAndSendNothingBack() {
+        // Given dead letters of a replay: two events a constraint refused (since relaxed), and a record that is no event
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        deadLetterThroughAConstraintSinceRelaxed(first, second);
+        Map<TopicPartition, Long> held = LiveApplier.endOffsets(deadLetters);
+
+        // When a dry run, then a run that applies
+        Cli.Run dryRun = cli.run("redrive", "--dead-letter-topic", deadLetters, "--progress", "none");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();
+        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--apply", "--progress", "none");
+
+        // Then the dry run said what the run did: the refused events applied through the guard, the other still fails
+        assertThat(dryRun.exit()).as(dryRun.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(dryRun.out()).contains("dry run").containsPattern("dead letters selected\\s+3\\n")
+                .containsPattern("applied \\(moved a row\\)\\s+2\\n").containsPattern("still failing\\s+1\\n");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(run.out()).containsPattern("applied \\(moved a row\\)\\s+2\\n").containsPattern("still failing\\s+1\\n")
+                .contains("UNKNOWN_FRAMING");
+        assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?", String.class,
+                first)).isEqualTo("poison");
+        assertThat(LiveApplier.endOffsets(deadLetters)).as("nothing re-sent to the dead-letter topic").isEqualTo(held);
+    }
+
+    @Test
+    void shouldRedriveOnlyTheDeadLettersItsFiltersSelect() {
+        // Given two events a constraint refused (since relaxed), and a record that is no event
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        deadLetterThroughAConstraintSinceRelaxed(first, second);
+        ConsumerRecord<byte[], byte[]> letter = TopicRecords.readAll(deadLetters).stream()
+                .filter(r -> r.key() != null && first.toString().equals(new String(r.key(), StandardCharsets.UTF_8)))
+                .findFirst().orElseThrow();
+        String partition = DeadLetters.header(letter.headers(), DeadLetters.SOURCE_PARTITION);
+        long offset = Long.parseLong(DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET));
+
+        // When
+        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--apply", "--progress", "none",
+                "--reason", "DATABASE_INTEGRITY_VIOLATION", "--source-partition", partition,
+                "--from-offset", Long.toString(offset), "--to-offset", Long.toString(offset + 1));
+
+        // Then only that one was applied, and nothing selected still fails
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(run.out()).containsPattern("dead letters selected\\s+1\\n");
+        assertThat(jdbc.queryForList("SELECT case_id FROM case_assignments", UUID.class)).containsExactly(first);
+    }
+
+    private void deadLetterThroughAConstraintSinceRelaxed(UUID first, UUID second) {
+        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT test_reject CHECK (assigned_worker_sub <> 'poison')");
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.created(first).worker("poison").build(),
+                    CaseEvents.created(second).worker("poison").build()));
+            publisher.publishRaw(topic, UUID.randomUUID().toString(), "not an event".getBytes(StandardCharsets.UTF_8));
+        }
+        Cli.Run replay = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                "replay-" + UUID.randomUUID());
+        assertThat(replay.out()).as(replay.toString()).containsPattern("dead-lettered to " + deadLetters + "\\s+3\\n");
+        jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_reject");
+    }
+}
