@@ -11,6 +11,8 @@ import java.util.UUID;
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.CaseAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
+import org.caseassignments.api.write.HomeGateRefusals;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -75,17 +77,25 @@ class Placements {
     }
 
     Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, CaseAssignment assignment, String createdBy) {
-        return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
-                request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
-                assignment.revision(), createdBy);
+        try {
+            return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
+                    request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
+                    assignment.revision(), createdBy);
+        } catch (DataAccessException e) {
+            throw HomeGateRefusals.translate(e); // a home whose licence refuses new placements
+        }
     }
 
     /** Writes the changed fields over the locked row at its locked version. */
     Placement update(Placement changed) {
-        return jdbc.query(UPDATE, Placements::map, changed.status().name(), changed.fosterHomeId(), changed.startDate(),
-                        changed.endDate(), changed.id(), changed.rowVersion())
-                .stream().findFirst()
-                .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
+        try {
+            return jdbc.query(UPDATE, Placements::map, changed.status().name(), changed.fosterHomeId(),
+                            changed.startDate(), changed.endDate(), changed.id(), changed.rowVersion())
+                    .stream().findFirst()
+                    .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
+        } catch (DataAccessException e) {
+            throw HomeGateRefusals.translate(e); // the home is full or not licensed for it
+        }
     }
 
     private Optional<Placement> one(String sql, UUID id) {
