@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.CaseAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
+import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.HomeGateRefusals;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -31,7 +32,8 @@ class Placements {
     /** No key column changes, so the weaker lock: it still excludes every other writer of the row. */
     private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
 
-    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ? ORDER BY created_at, id";
+    /** A page of a case's list; the index on {@code case_id} finds the case's rows. */
+    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ?";
 
     private static final String INSERT = """
             INSERT INTO placements (id, case_id, status, foster_home_id, start_date, end_date,
@@ -68,8 +70,8 @@ class Placements {
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
-    List<Placement> listByCase(UUID caseId) {
-        return jdbc.query(LIST_BY_CASE, Placements::map, caseId);
+    List<Placement> listByCase(UUID caseId, ListPage.Query query) {
+        return query.read(jdbc, LIST_BY_CASE, Placements::map, caseId);
     }
 
     boolean fosterHomeExists(UUID fosterHomeId, String jurisdiction) {
