@@ -324,6 +324,8 @@ class HomeOccupancyIntegrationTests {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(409);
         assertThat(reply.contentType()).startsWith("application/problem+json");
         assertThat(reply.code()).isEqualTo(code);
+        assertThat(reply.body()).as("no SQL, trigger or constraint in the answer")
+                .doesNotContain("PL/pgSQL", "placements_home", "foster_homes_capacity", "ERROR:");
     }
 
     private static Map<String, Long> answers(List<CompletableFuture<Reply>> replies) {
