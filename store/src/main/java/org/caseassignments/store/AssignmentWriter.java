@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The one implementation of the never-rewind write. Runs inside the caller's transaction (Spring's
  * {@code DataSourceUtils} binding, so wrap a batch in one {@code TransactionTemplate}).
  *
- * <p>Lock order is a contract: the projection rows first, sorted by case id, then the placement
- * and kinship rows of the cases whose projection row moved. A create transaction holding
+ * <p>Lock order is a contract ({@link LockOrder}, the one statement of it): the projection rows first, sorted by
+ * case id, then the placement and kinship rows of the cases whose projection row moved; never a foster home (the
+ * entity-copy update changes neither a placement's status nor its home, so the occupancy trigger stays silent). A create transaction holding
  * {@code FOR SHARE} on a projection row therefore makes this writer wait until the create commits,
  * after which the entity update sees and corrects the row it inserted.
  */

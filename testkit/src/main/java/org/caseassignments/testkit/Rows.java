@@ -85,6 +85,8 @@ public final class Rows {
         private String supervisor = "supervisor-1";
         private long revision;
         private long rowVersion = 1;
+        private String status = "PROPOSED";
+        private UUID fosterHome;
 
         private EntityRow(String table, UUID caseId) {
             this.table = table;
@@ -116,6 +118,18 @@ public final class Rows {
             return this;
         }
 
+        /** A placement's status (PROPOSED unless told); the database's occupancy and licence gate still apply. */
+        public EntityRow status(String status) {
+            this.status = status;
+            return this;
+        }
+
+        /** The foster home a placement names (none unless told). */
+        public EntityRow in(UUID fosterHome) {
+            this.fosterHome = fosterHome;
+            return this;
+        }
+
         /** As the create path stores a row for a case that is not known yet. */
         public EntityRow bornUnknown() {
             return worker(null).supervisor(null).revision(0);
@@ -124,10 +138,10 @@ public final class Rows {
         public UUID insert(JdbcTemplate jdbc) {
             if (table.equals("placements")) {
                 jdbc.update("""
-                        INSERT INTO placements (id, case_id, status, assigned_worker_sub, supervisor_sub,
+                        INSERT INTO placements (id, case_id, status, foster_home_id, assigned_worker_sub, supervisor_sub,
                                                 assignment_revision, row_version, created_by)
-                        VALUES (?, ?, 'PROPOSED', ?, ?, ?, ?, 'testkit')
-                        """, id, caseId, worker, supervisor, revision, rowVersion);
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'testkit')
+                        """, id, caseId, status, fosterHome, worker, supervisor, revision, rowVersion);
             } else {
                 jdbc.update("""
                         INSERT INTO kinship_options (id, case_id, relative_name, relationship, assigned_worker_sub,

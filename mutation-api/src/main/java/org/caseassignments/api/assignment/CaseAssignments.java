@@ -56,6 +56,7 @@ public class CaseAssignments {
     /**
      * Inside the caller's transaction, before it locks a placement or kinship option row: holds the row's case
      * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
+     * The first step of the writers' lock order ({@link org.caseassignments.store.LockOrder}).
      *
      * @param table {@code placements} or {@code kinship_options}
      */

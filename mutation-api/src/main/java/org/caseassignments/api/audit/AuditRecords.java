@@ -23,13 +23,20 @@ import org.springframework.stereotype.Repository;
 @Repository
 class AuditRecords {
 
-    /** A write's record takes the transaction's time ({@code now()}); a refusal's, the time it was refused. */
+    /**
+     * A write's record takes the transaction's time ({@code now()}); a refusal's, the time it was refused. A written
+     * record that names a foster home counts the home's ACTIVE placements here, after the write, in its transaction
+     * (under the home's lock when the write activated a placement there): the occupancy the write left, with no
+     * round trip of its own.
+     */
     static final String INSERT = """
             INSERT INTO audit_records (recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles,
                                        jurisdiction, action, resource_type, resource_id, case_id, ruleset_jurisdiction,
                                        ruleset_version, rule_id, after_rule_id, assignment_revision, assigned_worker_sub,
-                                       supervisor_sub, row_version_before, row_version_after)
-            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                                       supervisor_sub, row_version_before, row_version_after, foster_home_id,
+                                       home_occupancy)
+            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    CASE WHEN ? THEN (SELECT count(*) FROM placements WHERE foster_home_id = ? AND status = 'ACTIVE') END)""";
 
     private static final String ENSURE_PARTITIONS = "SELECT audit_records_ensure_partitions(?)";
 
@@ -37,7 +44,7 @@ class AuditRecords {
             SELECT id, recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction,
                    action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id,
                    after_rule_id, assignment_revision, assigned_worker_sub, supervisor_sub, row_version_before,
-                   row_version_after
+                   row_version_after, foster_home_id, home_occupancy
               FROM audit_records
              WHERE jurisdiction = ?""";
     private static final String BY_RESOURCE = " AND resource_id = ?";
@@ -138,6 +145,9 @@ class AuditRecords {
         statement.setString(++i, entry.supervisorSub());
         statement.setObject(++i, entry.rowVersionBefore(), Types.BIGINT);
         statement.setObject(++i, entry.rowVersionAfter(), Types.BIGINT);
+        statement.setObject(++i, entry.fosterHomeId(), Types.OTHER);
+        statement.setBoolean(++i, entry.fosterHomeId() != null && AuditEntry.WRITTEN.equals(entry.outcome()));
+        statement.setObject(++i, entry.fosterHomeId(), Types.OTHER);
         return i;
     }
 
@@ -169,7 +179,9 @@ class AuditRecords {
                 rs.getString("assigned_worker_sub"),
                 rs.getString("supervisor_sub"),
                 rs.getObject("row_version_before", Long.class),
-                rs.getObject("row_version_after", Long.class));
+                rs.getObject("row_version_after", Long.class),
+                rs.getObject("foster_home_id", UUID.class),
+                rs.getObject("home_occupancy", Integer.class));
     }
 
     /** The filters of one page; null is "any". */

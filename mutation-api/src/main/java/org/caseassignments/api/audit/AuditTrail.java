@@ -1,6 +1,8 @@
 package org.caseassignments.api.audit;
 
 import java.time.Clock;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.UUID;
 
 import org.caseassignments.api.jdbc.OneRoundTrip;
@@ -24,6 +26,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 public class AuditTrail {
 
+    private static final Set<ProblemCode> RECORDED_REFUSALS = EnumSet.of(ProblemCode.CONCURRENT_MODIFICATION,
+            ProblemCode.PRECONDITION_FAILED, ProblemCode.HOME_AT_CAPACITY, ProblemCode.HOME_NOT_LICENSED,
+            ProblemCode.CAPACITY_BELOW_OCCUPANCY);
+
     private final AuditRecords records;
     private final RefusalWriter refusals;
     private final Clock clock;
@@ -39,14 +45,15 @@ public class AuditTrail {
      *
      * @param created            the created row as the policy sees it
      * @param assignmentRevision the revision of the projection row held {@code FOR SHARE}; null when not case-scoped
+     * @param fosterHome         the foster home the created row names (or is); null for none
      * @param along              another statement of the create to send in the same round trip, after the record; or null
      */
     public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision, long rowVersion,
-                        OneRoundTrip.Along along) {
+                        UUID fosterHome, OneRoundTrip.Along along) {
         insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
                 caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
                 decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
-                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion), along);
+                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion, fosterHome), along);
     }
 
     /**
@@ -54,15 +61,16 @@ public class AuditTrail {
      *
      * @param locked             the locked row as the policy sees it: the pair the staleness gate compared
      * @param assignmentRevision the locked row's copy of its case's assignment revision; null when not case-scoped
+     * @param fosterHome         the foster home the written row names (or is); null for none
      */
     public void updated(Caller caller, AuditAction action, UpdateAuthorization authorization, ResourceRef locked,
-                        Long assignmentRevision, long rowVersionBefore, long rowVersionAfter) {
+                        Long assignmentRevision, long rowVersionBefore, long rowVersionAfter, UUID fosterHome) {
         Decision decision = authorization.before();
         insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, action == AuditAction.DELETE ? 204 : 200, null,
                 caller.sub(), caller.roles(), caller.jurisdiction(), action, locked.type().wireName(), locked.id(),
                 locked.caseId(), decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(),
                 authorization.afterRuleId(), assignmentRevision, locked.assignedWorkerSub(), locked.supervisorSub(),
-                rowVersionBefore, rowVersionAfter), null);
+                rowVersionBefore, rowVersionAfter, fosterHome), null);
     }
 
     /** A write the policy denied: 403. */
@@ -72,14 +80,15 @@ public class AuditTrail {
     }
 
     /**
-     * A write refused after it was authorized; recorded only for 409 {@code CONCURRENT_MODIFICATION} and 412,
-     * the refusals that say someone acted on a stale view.
+     * A write refused after it was authorized; recorded only for {@link #RECORDED_REFUSALS}: 409
+     * {@code CONCURRENT_MODIFICATION} and 412, the refusals that say someone acted on a stale view, and the
+     * foster-home gate's 409s, which say a child was not placed (or a home not changed) and why.
      *
      * @return whether it was recorded
      */
     public boolean refused(Caller caller, AuditAction action, ResourceRef resource, Decision authorization,
                            ApiProblem problem, Long rowVersionBefore) {
-        if (problem.code() != ProblemCode.CONCURRENT_MODIFICATION && problem.code() != ProblemCode.PRECONDITION_FAILED) {
+        if (!RECORDED_REFUSALS.contains(problem.code())) {
             return false;
         }
         refused(caller, action, resource, authorization, problem.code().status().value(), problem.code().name(),
@@ -93,7 +102,7 @@ public class AuditTrail {
                 caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(),
                 resource.caseId(), decision == null ? null : decision.jurisdiction(),
                 decision == null ? null : decision.rulesetVersion(), decision == null ? null : decision.ruleId(), null,
-                null, null, null, rowVersionBefore, null));
+                null, null, null, rowVersionBefore, null, null));
     }
 
     private void insert(AuditEntry entry, OneRoundTrip.Along along) {

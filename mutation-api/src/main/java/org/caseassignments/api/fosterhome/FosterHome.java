@@ -7,12 +7,17 @@ import java.util.UUID;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
+import org.caseassignments.api.write.InFosterHome;
 import org.caseassignments.api.write.Versioned;
 
-/** A foster home row; it belongs to the jurisdiction that created it (null: created before homes carried one). */
+/**
+ * A foster home row; it belongs to the jurisdiction that created it (null: created before homes carried one).
+ * {@code activePlacements} is read with the row: the placements ACTIVE in the home (decision 22).
+ */
 record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus licenseStatus, String adminUnit,
-                  Integer capacity, long rowVersion, Instant createdAt, Instant updatedAt, String jurisdiction)
-        implements Versioned {
+                  Integer capacity, long rowVersion, Instant createdAt, Instant updatedAt, String jurisdiction,
+                  int activePlacements)
+        implements Versioned, InFosterHome {
 
     /** The one builder of what the policy sees of a foster home: no case, no assignment, two attributes. */
     static ResourceRef resource(UUID id, String adminUnit, LicenseStatus licenseStatus, String jurisdiction) {
@@ -30,6 +35,11 @@ record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus lice
                 Patch.apply(change.licenseStatus(), licenseStatus),
                 Patch.apply(change.adminUnit(), adminUnit),
                 Patch.apply(change.capacity(), capacity),
-                rowVersion, createdAt, updatedAt, jurisdiction);
+                rowVersion, createdAt, updatedAt, jurisdiction, activePlacements);
+    }
+
+    @Override
+    public UUID fosterHomeId() {
+        return id;
     }
 }

@@ -82,7 +82,8 @@ class FosterHomeController {
             FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
             ResponseEntity<FosterHomeResponse> response = Responses.created(URI.create("/foster-homes/" + created.id()),
                     etag(created), FosterHomeResponse.of(created));
-            audit.created(caller, decision, created.resource(), null, created.rowVersion(), idempotent.record(response));
+            audit.created(caller, decision, created.resource(), null, created.rowVersion(), created.id(),
+                    idempotent.record(response));
             return response;
         }));
     }

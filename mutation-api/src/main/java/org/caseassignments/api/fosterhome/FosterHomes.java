@@ -8,6 +8,8 @@ import java.util.UUID;
 
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
+import org.caseassignments.api.write.HomeGateRefusals;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -20,9 +22,15 @@ import org.springframework.stereotype.Repository;
 @Repository
 class FosterHomes {
 
+    /**
+     * The row and its ACTIVE placements. After an UPDATE the count is the statement's view, which began after the
+     * home's row lock was taken, and every activation into the home needs that lock: it is the count the write left.
+     */
     private static final String COLUMNS = """
             id, name, license_number, license_status, admin_unit, capacity, row_version, created_at, updated_at,
-            jurisdiction""";
+            jurisdiction,
+            (SELECT count(*) FROM placements p WHERE p.foster_home_id = foster_homes.id AND p.status = 'ACTIVE')
+                AS active_placements""";
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM foster_homes WHERE id = ?";
 
@@ -78,6 +86,8 @@ class FosterHomes {
                     .orElseThrow(() -> new IllegalStateException("foster home " + changed.id() + " changed under its row lock"));
         } catch (DuplicateKeyException e) {
             throw duplicate(changed.licenseNumber());
+        } catch (DataAccessException e) {
+            throw HomeGateRefusals.translate(e); // a capacity below the ACTIVE placements
         }
     }
 
@@ -97,6 +107,7 @@ class FosterHomes {
                 rs.getLong("row_version"),
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getObject("updated_at", OffsetDateTime.class).toInstant(),
-                rs.getString("jurisdiction"));
+                rs.getString("jurisdiction"),
+                rs.getInt("active_placements"));
     }
 }

@@ -1,13 +1,14 @@
 package org.caseassignments.api.kinship;
 
 import java.net.URI;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.ListPage;
+import org.caseassignments.api.http.ListPaging;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
@@ -30,6 +31,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -41,9 +43,11 @@ class KinshipOptionController {
     private final GuardedUpdate updates;
     private final EntityTags etags;
     private final Idempotency idempotency;
+    private final ListPaging paging;
 
     KinshipOptionController(KinshipOptions options, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                            EntityTags etags, Idempotency idempotency) {
+                            EntityTags etags, Idempotency idempotency, ListPaging paging) {
+        this.paging = paging;
         this.idempotency = idempotency;
         this.options = options;
         this.policy = policy;
@@ -64,8 +68,11 @@ class KinshipOptionController {
         return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
                 assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
-                created -> Responses.withAssignmentRevision(Responses.created(URI.create("/kinship-options/" + id),
-                        etag(created), KinshipOptionResponse.of(created)), created.assignmentRevision())));
+                created -> {
+                    String etag = etag(created);
+                    return Responses.withAssignmentRevision(Responses.created(URI.create("/kinship-options/" + id), etag,
+                            KinshipOptionResponse.of(created, etag)), created.assignmentRevision());
+                }));
     }
 
     @GetMapping("/kinship-options/{id}")
@@ -73,16 +80,25 @@ class KinshipOptionController {
         KinshipOption option = options.find(id).orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND,
                 "Kinship option " + id + " does not exist or was deleted"));
         policy.require(caller, Action.READ, option.resource());
-        return Responses.read(request, etag(option), KinshipOptionResponse.of(option));
+        String etag = etag(option);
+        return Responses.read(request, etag, KinshipOptionResponse.of(option, etag));
     }
 
-    /** The case's live kinship options the caller may read. */
+    /**
+     * The case's live kinship options the caller may read, in creation order, each with its ETag.
+     *
+     * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
+     * @param cursor the {@code next_cursor} of the previous page
+     */
     @GetMapping("/cases/{caseId}/kinship-options")
-    List<KinshipOptionResponse> list(Caller caller, @PathVariable UUID caseId) {
-        return options.listByCase(caseId).stream()
-                .filter(option -> policy.allows(caller, Action.READ, option.resource()))
-                .map(KinshipOptionResponse::of)
-                .toList();
+    ListPage<KinshipOptionResponse> list(Caller caller, @PathVariable UUID caseId,
+                                         @RequestParam(name = "limit", required = false) Integer limit,
+                                         @RequestParam(name = "cursor", required = false) String cursor) {
+        ListPage.Query query = paging.query(limit, cursor);
+        return paging.page(query, options.listByCase(caseId, query),
+                option -> new ListPage.Position(option.createdAt(), option.id()),
+                option -> policy.allows(caller, Action.READ, option.resource()),
+                option -> KinshipOptionResponse.of(option, etag(option)));
     }
 
     /** Every field is required: in {@code application/merge-patch+json} a null is refused, in JSON it keeps the field. */
@@ -97,8 +113,8 @@ class KinshipOptionController {
                     + "relationship, approved");
         }
         KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionWrite.update(options, id, request));
-        return Responses.withAssignmentRevision(Responses.ok(etag(updated), KinshipOptionResponse.of(updated)),
-                updated.assignmentRevision());
+        String etag = etag(updated);
+        return Responses.withAssignmentRevision(Responses.ok(etag, KinshipOptionResponse.of(updated, etag)), updated.assignmentRevision());
     }
 
     /** Soft delete, authorized as an update; the ETag is the deleted row's final version. */

@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.CaseAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
+import org.caseassignments.api.http.ListPage;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -31,8 +32,8 @@ class KinshipOptions {
      */
     private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
 
-    private static final String LIST_BY_CASE =
-            "SELECT " + COLUMNS + " FROM kinship_options WHERE case_id = ? AND active ORDER BY created_at, id";
+    /** A page of a case's live options; the index on {@code case_id} finds the case's rows. */
+    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM kinship_options WHERE case_id = ? AND active";
 
     private static final String INSERT = """
             INSERT INTO kinship_options (id, case_id, relative_name, relationship, approved,
@@ -71,8 +72,8 @@ class KinshipOptions {
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
-    List<KinshipOption> listByCase(UUID caseId) {
-        return jdbc.query(LIST_BY_CASE, KinshipOptions::map, caseId);
+    List<KinshipOption> listByCase(UUID caseId, ListPage.Query query) {
+        return query.read(jdbc, LIST_BY_CASE, KinshipOptions::map, caseId);
     }
 
     KinshipOption insert(UUID id, UUID caseId, CreateKinshipOptionRequest request, CaseAssignment assignment,

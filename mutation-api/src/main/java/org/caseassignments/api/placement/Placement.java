@@ -10,6 +10,7 @@ import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.AssignmentCopy;
+import org.caseassignments.api.write.InFosterHome;
 import org.caseassignments.api.write.Versioned;
 
 /**
@@ -18,7 +19,7 @@ import org.caseassignments.api.write.Versioned;
  */
 record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId, LocalDate startDate,
                  LocalDate endDate, AssignmentPair assignment, long assignmentRevision, long rowVersion,
-                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction) implements Versioned, AssignmentCopy {
+                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction) implements Versioned, AssignmentCopy, InFosterHome {
 
     /** The one builder of what the policy sees of a placement, for stored rows, after-images and creates alike. */
     static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, PlacementStatus status,

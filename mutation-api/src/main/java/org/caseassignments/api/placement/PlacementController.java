@@ -1,13 +1,14 @@
 package org.caseassignments.api.placement;
 
 import java.net.URI;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.ListPage;
+import org.caseassignments.api.http.ListPaging;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
@@ -28,6 +29,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -39,9 +41,11 @@ class PlacementController {
     private final GuardedUpdate updates;
     private final EntityTags etags;
     private final Idempotency idempotency;
+    private final ListPaging paging;
 
     PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                        EntityTags etags, Idempotency idempotency) {
+                        EntityTags etags, Idempotency idempotency, ListPaging paging) {
+        this.paging = paging;
         this.idempotency = idempotency;
         this.placements = placements;
         this.policy = policy;
@@ -71,24 +75,36 @@ class PlacementController {
                     }
                     return placements.insert(id, caseId, request, assignment, caller.sub());
                 },
-                created -> Responses.withAssignmentRevision(Responses.created(URI.create("/placements/" + id),
-                        etag(created), PlacementResponse.of(created)), created.assignmentRevision())));
+                created -> {
+                    String etag = etag(created);
+                    return Responses.withAssignmentRevision(Responses.created(URI.create("/placements/" + id), etag,
+                            PlacementResponse.of(created, etag)), created.assignmentRevision());
+                }));
     }
 
     @GetMapping("/placements/{id}")
     ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
         policy.require(caller, Action.READ, placement.resource());
-        return Responses.read(request, etag(placement), PlacementResponse.of(placement));
+        String etag = etag(placement);
+        return Responses.read(request, etag, PlacementResponse.of(placement, etag));
     }
 
-    /** The case's placements the caller may read. */
+    /**
+     * The case's placements the caller may read, in creation order, each with its ETag.
+     *
+     * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
+     * @param cursor the {@code next_cursor} of the previous page
+     */
     @GetMapping("/cases/{caseId}/placements")
-    List<PlacementResponse> list(Caller caller, @PathVariable UUID caseId) {
-        return placements.listByCase(caseId).stream()
-                .filter(placement -> policy.allows(caller, Action.READ, placement.resource()))
-                .map(PlacementResponse::of)
-                .toList();
+    ListPage<PlacementResponse> list(Caller caller, @PathVariable UUID caseId,
+                                     @RequestParam(name = "limit", required = false) Integer limit,
+                                     @RequestParam(name = "cursor", required = false) String cursor) {
+        ListPage.Query query = paging.query(limit, cursor);
+        return paging.page(query, placements.listByCase(caseId, query),
+                placement -> new ListPage.Position(placement.createdAt(), placement.id()),
+                placement -> policy.allows(caller, Action.READ, placement.resource()),
+                placement -> PlacementResponse.of(placement, etag(placement)));
     }
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears it. */
@@ -103,8 +119,8 @@ class PlacementController {
                     + "foster_home_id, start_date, end_date");
         }
         Placement updated = updates.run(caller, ifMatch, new PlacementUpdate(placements, id, request));
-        return Responses.withAssignmentRevision(Responses.ok(etag(updated), PlacementResponse.of(updated)),
-                updated.assignmentRevision());
+        String etag = etag(updated);
+        return Responses.withAssignmentRevision(Responses.ok(etag, PlacementResponse.of(updated, etag)), updated.assignmentRevision());
     }
 
     private String etag(Placement placement) {

@@ -11,6 +11,9 @@ import java.util.UUID;
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.CaseAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
+import org.caseassignments.api.http.ListPage;
+import org.caseassignments.api.write.HomeGateRefusals;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -29,7 +32,8 @@ class Placements {
     /** No key column changes, so the weaker lock: it still excludes every other writer of the row. */
     private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
 
-    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ? ORDER BY created_at, id";
+    /** A page of a case's list; the index on {@code case_id} finds the case's rows. */
+    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ?";
 
     private static final String INSERT = """
             INSERT INTO placements (id, case_id, status, foster_home_id, start_date, end_date,
@@ -66,8 +70,8 @@ class Placements {
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
-    List<Placement> listByCase(UUID caseId) {
-        return jdbc.query(LIST_BY_CASE, Placements::map, caseId);
+    List<Placement> listByCase(UUID caseId, ListPage.Query query) {
+        return query.read(jdbc, LIST_BY_CASE, Placements::map, caseId);
     }
 
     boolean fosterHomeExists(UUID fosterHomeId, String jurisdiction) {
@@ -75,17 +79,25 @@ class Placements {
     }
 
     Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, CaseAssignment assignment, String createdBy) {
-        return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
-                request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
-                assignment.revision(), createdBy);
+        try {
+            return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
+                    request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
+                    assignment.revision(), createdBy);
+        } catch (DataAccessException e) {
+            throw HomeGateRefusals.translate(e); // a home whose licence refuses new placements
+        }
     }
 
     /** Writes the changed fields over the locked row at its locked version. */
     Placement update(Placement changed) {
-        return jdbc.query(UPDATE, Placements::map, changed.status().name(), changed.fosterHomeId(), changed.startDate(),
-                        changed.endDate(), changed.id(), changed.rowVersion())
-                .stream().findFirst()
-                .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
+        try {
+            return jdbc.query(UPDATE, Placements::map, changed.status().name(), changed.fosterHomeId(),
+                            changed.startDate(), changed.endDate(), changed.id(), changed.rowVersion())
+                    .stream().findFirst()
+                    .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
+        } catch (DataAccessException e) {
+            throw HomeGateRefusals.translate(e); // the home is full or not licensed for it
+        }
     }
 
     private Optional<Placement> one(String sql, UUID id) {

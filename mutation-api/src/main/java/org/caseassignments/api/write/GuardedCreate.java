@@ -85,7 +85,7 @@ public class GuardedCreate {
                 ResponseEntity<T> response = respond.apply(created);
                 // the key's record goes last, in the same round trip as the audit record
                 audit.created(caller, decision, resourceOf.apply(held).withId(id), held.revision(), created.rowVersion(),
-                        idempotent.record(response));
+                        created instanceof InFosterHome home ? home.fosterHomeId() : null, idempotent.record(response));
                 return response;
             });
         } catch (ApiProblem problem) {

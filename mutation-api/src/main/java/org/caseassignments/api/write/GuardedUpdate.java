@@ -90,7 +90,8 @@ public class GuardedUpdate {
                 // the pair the gate compared and the revision that came with it, under the lock
                 audit.updated(caller, action, authorization, lockedResource,
                         locked instanceof AssignmentCopy copy ? copy.assignmentRevision() : null,
-                        locked.rowVersion(), written.rowVersion());
+                        locked.rowVersion(), written.rowVersion(),
+                        written instanceof InFosterHome home ? home.fosterHomeId() : null);
                 return written;
             });
         } catch (ApiProblem problem) {

@@ -1,5 +1,7 @@
 package org.caseassignments.api.audit;
 
+import java.util.UUID;
+
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.ResourceRef;
@@ -17,13 +19,13 @@ public final class AuditWithoutWrites {
         return new AuditTrail(app.getBean(AuditRecords.class), app.getBean(RefusalWriter.class)) {
             @Override
             public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision,
-                                long rowVersion, OneRoundTrip.Along along) {
+                                long rowVersion, UUID fosterHome, OneRoundTrip.Along along) {
                 throw new UnsupportedOperationException("the update benchmark creates nothing");
             }
 
             @Override
             public void updated(Caller caller, AuditAction action, UpdateAuthorization authorization, ResourceRef locked,
-                                Long assignmentRevision, long rowVersionBefore, long rowVersionAfter) {
+                                Long assignmentRevision, long rowVersionBefore, long rowVersionAfter, UUID fosterHome) {
             }
         };
     }

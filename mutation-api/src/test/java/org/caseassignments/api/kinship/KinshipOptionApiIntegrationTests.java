@@ -83,7 +83,7 @@ class KinshipOptionApiIntegrationTests {
         assertThat(api.patch("/kinship-options/" + deleted, worker, delete.etag(), "{\"approved\": true}").code())
                 .isEqualTo("NOT_FOUND");
         assertThat(api.delete("/kinship-options/" + deleted, worker, delete.etag()).code()).isEqualTo("NOT_FOUND");
-        assertThat(api.get("/cases/" + caseId + "/kinship-options", worker).json().valueStream()
+        assertThat(api.get("/cases/" + caseId + "/kinship-options", worker).json().path("items").valueStream()
                 .map(option -> option.path("id").asString())).containsExactly(kept.toString());
     }
 

@@ -65,7 +65,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * System properties: {@code bench.concurrency} (8), {@code bench.seconds} (15), {@code bench.warmup} (5),
  * the warm-up's (see {@link WarmUp}), {@code bench.gate-seconds} (10, each of the in-process runs), {@code bench.rounds} (3 rounds of
  * the two in-process variants), {@code bench.parts}
- * ({@code patch,read,contended,inprocess}, and {@code audit} for the audit comparison at the end),
+ * ({@code patch,read,contended,inprocess}, and {@code audit} for the audit comparison at the end, {@code home} for
+ * PATCHes of an ACTIVE placement in a foster home: a date change, and a move to another home, through the
+ * occupancy gate),
  * {@code bench.audit-rounds} (4), {@code bench.only} ({@code audit}: only the audit comparison); any application setting as a system property, such as
  * {@code -Dspring.threads.virtual.enabled=true} or {@code -Dauth.token-cache.maximum-size=0}.
  */
@@ -119,6 +121,11 @@ public final class PatchPerformance {
         for (int i = 0; i <= CONCURRENCY; i++) {
             Rows.kinshipOption(caseId).id(row(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
             Rows.placement(caseId).id(placement(i)).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            // an ACTIVE placement in a foster home of its own, with a second home to move to
+            Rows.fosterHome().id(home(i, 0)).capacity(1).insert(jdbc);
+            Rows.fosterHome().id(home(i, 1)).capacity(1).insert(jdbc);
+            Rows.placement(caseId).id(placedInHome(i)).worker("w-1").supervisor("s-1").revision(1).in(home(i, 0))
+                    .status("ACTIVE").insert(jdbc);
         }
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class)
                 .run(settings(db))) {
@@ -141,6 +148,9 @@ public final class PatchPerformance {
                 warmUp("HTTP PATCH", httpClient(port, false));
                 results.add(run("HTTP PATCH, own row per client", RUN, httpClient(port, false)));
                 pgbench(db, "pgbench, same SQL, own row per client", patchScript(false)).ifPresent(results::add);
+            }
+            if (PARTS.contains("home")) {
+                homeGateComparison(port, jdbc, results);
             }
             if (PARTS.contains("read")) {
                 warmUp("HTTP GET", readClient(port));
@@ -238,6 +248,39 @@ public final class PatchPerformance {
                 (1 - overHttp[0] / (double) overHttp[1]) * 100);
     }
 
+    /**
+     * PATCHes of an ACTIVE placement in a foster home, each client its own placement and two homes of its own:
+     * a date change (the gate's trigger runs and returns at once) and a move to the other home (it locks the
+     * destination, counts its ACTIVE placements and reads its licence), with the gate's trigger enabled and
+     * disabled in alternating order over {@code bench.rounds} rounds of each; round 1 still compiles the path and
+     * is left out of the ratio. The audit record's count of the home's placements runs in both.
+     */
+    private static void homeGateComparison(int port, JdbcTemplate jdbc, List<Result> results) throws Exception {
+        Map<String, java.util.function.BiFunction<Integer, Long, String>> changes = Map.of(
+                "start_date", (i, n) -> "{\"start_date\": \"2026-01-0" + (1 + n % 2) + "\"}",
+                "foster_home_id", (i, n) -> "{\"foster_home_id\": \"" + home(i, (int) (n % 2)) + "\"}");
+        int rounds = Integer.getInteger("bench.rounds", 3);
+        for (String field : List.of("start_date", "foster_home_id")) {
+            Client client = patchClient(port, i -> "/placements/" + placedInHome(i), changes.get(field));
+            warmUp("HTTP PATCH placement in a home, " + field, client);
+            long[] writes = new long[2];
+            for (int round = 1; round <= rounds; round++) {
+                for (boolean gate : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    jdbc.execute("ALTER TABLE placements " + (gate ? "ENABLE" : "DISABLE") + " TRIGGER placements_home_gate");
+                    Result result = run("HTTP PATCH ACTIVE placement in a home, " + field + ", gate "
+                            + (gate ? "on" : "off") + " (round " + round + ")", RUN, client);
+                    results.add(result);
+                    if (round > 1) {
+                        writes[gate ? 0 : 1] += result.latenciesMicros().length;
+                    }
+                }
+            }
+            jdbc.execute("ALTER TABLE placements ENABLE TRIGGER placements_home_gate");
+            System.out.printf("Gate, %s, rounds 2-%d: %d vs %d writes (%.1f %% slower)%n", field, rounds, writes[0],
+                    writes[1], (1 - writes[0] / (double) writes[1]) * 100);
+        }
+    }
+
     /** Deterministic row ids, so pgbench can compute its client's row from {@code :client_id}. */
     private static UUID row(int n) {
         return UUID.fromString("00000000-0000-0000-0000-%012d".formatted(n + 1));
@@ -245,6 +288,15 @@ public final class PatchPerformance {
 
     private static UUID placement(int n) {
         return UUID.fromString("00000000-0000-0000-0001-%012d".formatted(n + 1));
+    }
+
+    /** Client {@code n}'s ACTIVE placement, in its home 0 at the start. */
+    private static UUID placedInHome(int n) {
+        return UUID.fromString("00000000-0000-0000-0002-%012d".formatted(n + 1));
+    }
+
+    private static UUID home(int n, int side) {
+        return UUID.fromString("00000000-0000-0000-%04d-%012d".formatted(3 + side, n + 1));
     }
 
     private static void warmUp(String name, Client client) throws Exception {
@@ -276,13 +328,23 @@ public final class PatchPerformance {
     }
 
     private static Client httpClient(int port, boolean contended) {
+        return patchClient(port, i -> "/kinship-options/" + (contended ? CONTENDED : row(i)),
+                (i, n) -> "{\"relative_name\": \"Relative " + n + "\"}");
+    }
+
+    /**
+     * PATCHes of client {@code i + 1}'s row: reads the ETag first and after a refusal, then sends {@code body}
+     * with the client's count of answered PATCHes.
+     */
+    private static Client patchClient(int port, java.util.function.IntFunction<String> pathOf,
+                                      java.util.function.BiFunction<Integer, Long, String> body) {
         String token = TestTokens.caseworker("w-1").token();
         Map<Integer, KeepAliveHttp> connections = new ConcurrentHashMap<>();
         Map<Integer, String> etags = new ConcurrentHashMap<>();
-        AtomicLong counter = new AtomicLong();
+        Map<Integer, AtomicLong> counters = new ConcurrentHashMap<>();
         return i -> {
             KeepAliveHttp http = connections.computeIfAbsent(i, ignored -> KeepAliveHttp.open(port));
-            String path = "/kinship-options/" + (contended ? CONTENDED : row(i + 1));
+            String path = pathOf.apply(i + 1);
             String etag = etags.get(i);
             if (etag == null) {
                 KeepAliveHttp.Response read = http.exchange("GET", path, token, Map.of(), null);
@@ -293,7 +355,7 @@ public final class PatchPerformance {
                 }
             }
             KeepAliveHttp.Response response = http.exchange("PATCH", path, token, etag == null ? Map.of() : Map.of("If-Match", etag),
-                    "{\"relative_name\": \"Relative " + counter.incrementAndGet() + "\"}");
+                    body.apply(i + 1, counters.computeIfAbsent(i, ignored -> new AtomicLong()).incrementAndGet()));
             if (response.closes()) {
                 connections.remove(i).close();
             }

@@ -112,9 +112,10 @@ class PlacementApiIntegrationTests {
         Reply texasSupervisor = api.get("/cases/" + caseId + "/placements",
                 TestTokens.supervisor("s-9").jurisdiction("texas").token());
 
-        assertThat(worker.json().valueStream().map(p -> p.path("id").asString())).containsExactly(current.toString());
-        assertThat(supervisor.json().size()).isEqualTo(2);
-        assertThat(texasSupervisor.json().size()).isZero();
+        assertThat(worker.json().path("items").valueStream().map(p -> p.path("id").asString()))
+                .containsExactly(current.toString());
+        assertThat(supervisor.json().path("items").size()).isEqualTo(2);
+        assertThat(texasSupervisor.json().path("items").size()).isZero();
     }
 
     @Test

@@ -295,6 +295,32 @@ class GuardedUpdateIntegrationTests {
         assertThat(api.get("/placements/" + placement, admin).status()).as("now a Texas record").isEqualTo(403);
     }
 
+    /**
+     * The supervisor half of the pair: under Texas, a supervisor's decision reads {@code supervisor_sub}, and a
+     * reassignment that moves only the supervisor (the worker stays) between pre-read and lock refuses the
+     * former supervisor's write.
+     */
+    @Test
+    void shouldRefuse409WhenOnlyTheSupervisorChangesBetweenPreReadAndLock() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-old", 1, "texas");
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-old").revision(1).insert(jdbc);
+        String formerSupervisor = TestTokens.supervisor("s-old").jurisdiction("texas").token();
+
+        Reply raced;
+        try (OpenTransaction reassignment = reassign(caseId, "w-1", "s-new", 2)) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement).token(formerSupervisor)
+                            .ifMatch(TestETags.placement(placement, 1)).json("{\"status\": \"CANCELLED\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(raced.body()).contains("supervisor_sub").doesNotContain("assigned_worker_sub");
+        assertThat(jdbc.queryForMap("SELECT status, supervisor_sub FROM placements WHERE id = ?", placement))
+                .containsEntry("status", "PROPOSED")
+                .containsEntry("supervisor_sub", "s-new");
+    }
+
     /** The projector's apply of a reassignment, committed only when the test says so. */
     private static OpenTransaction reassign(UUID caseId, String worker, String supervisor, long revision) {
         return OpenTransaction.begin(DB.dataSource(), jdbc -> new AssignmentWriter(jdbc)

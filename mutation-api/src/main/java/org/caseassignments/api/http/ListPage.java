@@ -1,0 +1,74 @@
+package org.caseassignments.api.http;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+
+/**
+ * One page of a case's list, in creation order; {@code next_cursor} is null on the last page. A page may hold
+ * fewer items than the limit when the caller may not read some rows of it: follow the cursor until it is null.
+ */
+public record ListPage<T>(List<T> items, String nextCursor) {
+
+    /**
+     * The position after the last row of a page: its creation time (to the microsecond, as PostgreSQL keeps it)
+     * and id. Opaque to clients; it carries no case and no caller, so used with another case it only moves where
+     * that case's list starts.
+     */
+    public record Position(Instant createdAt, UUID id) {
+
+        String encode() {
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    (ChronoUnit.MICROS.between(Instant.EPOCH, createdAt) + ":" + id).getBytes(StandardCharsets.US_ASCII));
+        }
+
+        /** Empty for anything this service did not hand out. */
+        static Optional<Position> decode(String text) {
+            try {
+                String plain = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
+                int colon = plain.indexOf(':');
+                if (colon < 1) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Position(Instant.EPOCH.plus(Long.parseLong(plain.substring(0, colon)), ChronoUnit.MICROS),
+                        UUID.fromString(plain.substring(colon + 1))));
+            } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * A page asked for: {@code limit} items after {@code after}, or from the start when it is null.
+     */
+    public record Query(int limit, Position after) {
+
+        /** The keyset of every list: creation time, then id, both columns of each listed table. */
+        private static final String AFTER = " AND (created_at, id) > (?, ?)";
+        private static final String IN_LIST_ORDER = " ORDER BY created_at, id LIMIT ?";
+
+        /**
+         * Runs {@code selectWhere} (a query ending in its {@code WHERE} clause) for this page's rows.
+         *
+         * @param args the arguments of {@code selectWhere}
+         */
+        public <R> List<R> read(JdbcTemplate jdbc, String selectWhere, RowMapper<R> rows, Object... args) {
+            List<Object> all = new ArrayList<>(List.of(args));
+            if (after != null) {
+                all.add(after.createdAt().atOffset(ZoneOffset.UTC));
+                all.add(after.id());
+            }
+            all.add(limit + 1); // one more than the page tells whether there is a next page
+            return jdbc.query(selectWhere + (after == null ? "" : AFTER) + IN_LIST_ORDER, rows, all.toArray());
+        }
+    }
+}
