@@ -65,10 +65,23 @@ public class AuditTrail {
                 rowVersionBefore, rowVersionAfter), null);
     }
 
-    /** A write the policy denied: 403. */
+    /**
+     * A write the policy denied: 403. When the record is not of the caller's jurisdiction, its record holds
+     * only what the caller sent (the resource type and the path's id, or the path's case for a create):
+     * it belongs to the caller's jurisdiction's trail, whose auditors must learn nothing of another's rows
+     * (not the case a placement belongs to, nor its version).
+     */
     public void denied(Caller caller, AuditAction action, ResourceRef resource, PolicyDenied denial,
                        Long rowVersionBefore) {
-        refused(caller, action, resource, denial.decision(), 403, null, rowVersionBefore);
+        Decision decision = denial.decision();
+        if (decision.rulesetRan()) {
+            refused(caller, action, resource, decision, 403, null, rowVersionBefore);
+        } else {
+            UUID sentCase = action == AuditAction.CREATE ? resource.caseId() : null;
+            refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, 403, null, caller.sub(),
+                    caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(), sentCase,
+                    null, null, null, null, null, null, null, null, null));
+        }
     }
 
     /**
