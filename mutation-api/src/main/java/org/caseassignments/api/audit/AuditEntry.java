@@ -15,10 +15,36 @@ record AuditEntry(Instant recordedAt, String requestId, String outcome, int stat
                   String callerSub, List<String> callerRoles, String jurisdiction, AuditAction action,
                   String resourceType, UUID resourceId, UUID caseId, String rulesetJurisdiction,
                   String rulesetVersion, String ruleId, String afterRuleId, Long assignmentRevision,
-                  String assignedWorkerSub, String supervisorSub, Long rowVersionBefore, Long rowVersionAfter) {
+                  String assignedWorkerSub, String supervisorSub, Long rowVersionBefore, Long rowVersionAfter,
+                  Integer moreRefusals) {
 
     static final String WRITTEN = "WRITTEN";
     static final String REFUSED = "REFUSED";
+
+    /** Any record but a summary. */
+    AuditEntry(Instant recordedAt, String requestId, String outcome, int status, String problemCode,
+               String callerSub, List<String> callerRoles, String jurisdiction, AuditAction action,
+               String resourceType, UUID resourceId, UUID caseId, String rulesetJurisdiction,
+               String rulesetVersion, String ruleId, String afterRuleId, Long assignmentRevision,
+               String assignedWorkerSub, String supervisorSub, Long rowVersionBefore, Long rowVersionAfter) {
+        this(recordedAt, requestId, outcome, status, problemCode, callerSub, callerRoles, jurisdiction, action,
+                resourceType, resourceId, caseId, rulesetJurisdiction, rulesetVersion, ruleId, afterRuleId,
+                assignmentRevision, assignedWorkerSub, supervisorSub, rowVersionBefore, rowVersionAfter, null);
+    }
+
+    /**
+     * The summary of {@code more} refusals of this record's subject that were over its budget: this record's
+     * caller, action and resource type (those of the last one), at {@code at}, with no resource, request or row.
+     */
+    AuditEntry summarising(int more, Instant at) {
+        return new AuditEntry(at, null, REFUSED, status, problemCode, callerSub, callerRoles, jurisdiction, action,
+                resourceType, null, null, null, null, null, null, null, null, null, null, null, more);
+    }
+
+    /** A 403 decided before any ruleset ran: a probe of another jurisdiction's record (or of one of none). */
+    boolean crossJurisdiction() {
+        return REFUSED.equals(outcome) && status == 403 && rulesetVersion == null;
+    }
 
     /** One structured log line, for a refusal the queue had no room for or the writer could not store. */
     String logLine() {
@@ -26,6 +52,6 @@ record AuditEntry(Instant recordedAt, String requestId, String outcome, int stat
                 + " request_id=" + requestId + " sub=" + callerSub + " roles=" + callerRoles
                 + " jurisdiction=" + jurisdiction + " action=" + action.wireName() + " resource=" + resourceType + "/"
                 + resourceId + " case=" + caseId + " ruleset=" + rulesetJurisdiction + "@" + rulesetVersion
-                + " rule=" + ruleId + " row_version=" + rowVersionBefore;
+                + " rule=" + ruleId + " row_version=" + rowVersionBefore + (moreRefusals == null ? "" : " more_refusals=" + moreRefusals);
     }
 }

@@ -15,11 +15,13 @@ import java.util.UUID;
  * @param ruleId          the rule that allowed the write (for an update, the before-image's)
  * @param afterRuleId     the rule that allowed an update's after-image, when it changed a policy-visible input
  * @param assignmentRevision the case assignment revision the write saw under its lock, with its pair
+ * @param moreRefusals    on a summary record: how many more refusals of this caller in its budget window were
+ *                        not recorded one by one
  */
 record AuditRecordResponse(long id, Instant recordedAt, String requestId, String outcome, int status,
                            String problemCode, String callerSub, List<String> callerRoles, String jurisdiction,
                            String action, String resourceType, UUID resourceId, UUID caseId,
                            String rulesetJurisdiction, String rulesetVersion, String ruleId, String afterRuleId,
                            Long assignmentRevision, String assignedWorkerSub, String supervisorSub,
-                           Long rowVersionBefore, Long rowVersionAfter) {
+                           Long rowVersionBefore, Long rowVersionAfter, Integer moreRefusals) {
 }

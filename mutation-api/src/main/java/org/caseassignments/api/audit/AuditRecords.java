@@ -28,8 +28,8 @@ class AuditRecords {
             INSERT INTO audit_records (recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles,
                                        jurisdiction, action, resource_type, resource_id, case_id, ruleset_jurisdiction,
                                        ruleset_version, rule_id, after_rule_id, assignment_revision, assigned_worker_sub,
-                                       supervisor_sub, row_version_before, row_version_after)
-            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                                       supervisor_sub, row_version_before, row_version_after, more_refusals)
+            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     private static final String ENSURE_PARTITIONS = "SELECT audit_records_ensure_partitions(?)";
 
@@ -37,7 +37,7 @@ class AuditRecords {
             SELECT id, recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction,
                    action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id,
                    after_rule_id, assignment_revision, assigned_worker_sub, supervisor_sub, row_version_before,
-                   row_version_after
+                   row_version_after, more_refusals
               FROM audit_records
              WHERE jurisdiction = ?""";
     private static final String BY_RESOURCE = " AND resource_id = ?";
@@ -138,6 +138,7 @@ class AuditRecords {
         statement.setString(++i, entry.supervisorSub());
         statement.setObject(++i, entry.rowVersionBefore(), Types.BIGINT);
         statement.setObject(++i, entry.rowVersionAfter(), Types.BIGINT);
+        statement.setObject(++i, entry.moreRefusals(), Types.INTEGER);
         return i;
     }
 
@@ -169,7 +170,8 @@ class AuditRecords {
                 rs.getString("assigned_worker_sub"),
                 rs.getString("supervisor_sub"),
                 rs.getObject("row_version_before", Long.class),
-                rs.getObject("row_version_after", Long.class));
+                rs.getObject("row_version_after", Long.class),
+                rs.getObject("more_refusals", Integer.class));
     }
 
     /** The filters of one page; null is "any". */

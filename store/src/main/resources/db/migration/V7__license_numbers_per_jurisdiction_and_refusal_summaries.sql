@@ -10,3 +10,13 @@ ALTER TABLE foster_homes
 
 COMMENT ON COLUMN foster_homes.license_number IS
     'Unique within the home''s jurisdiction; another jurisdiction may hold the same number.';
+
+-- Refusal records are budgeted per subject (docs/audit.md): past the budget a subject's refusals are counted,
+-- not stored one by one, and one refusal record per window says how many more there were.
+ALTER TABLE audit_records
+    ADD COLUMN more_refusals integer NULL,
+    ADD CONSTRAINT audit_records_more_refusals_summarise_refusals
+        CHECK (more_refusals IS NULL OR (outcome = 'REFUSED' AND more_refusals > 0));
+
+COMMENT ON COLUMN audit_records.more_refusals IS
+    'On a summary record: how many more refusals of the same subject in its window were not stored one by one.';
