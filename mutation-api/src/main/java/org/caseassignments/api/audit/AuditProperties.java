@@ -40,21 +40,22 @@ public record AuditProperties(@DefaultValue("10000") int refusalQueueCapacity,
         atLeast("max-page-size", "API_AUDIT_MAX_PAGE_SIZE", maxPageSize, 1);
         atLeast("refusal-budget", "API_AUDIT_REFUSAL_BUDGET", refusalBudget, 1);
         atLeast("cross-jurisdiction-reserve", "API_AUDIT_CROSS_JURISDICTION_RESERVE", crossJurisdictionReserve, 0);
-        if (crossJurisdictionReserve > 90) {
-            throw new IllegalArgumentException("api.audit.cross-jurisdiction-reserve (API_AUDIT_CROSS_JURISDICTION_RESERVE) "
-                    + "is a percentage of the queue of at most 90; it is " + crossJurisdictionReserve);
+        atMost("cross-jurisdiction-reserve", "API_AUDIT_CROSS_JURISDICTION_RESERVE", crossJurisdictionReserve, 90);
+        atMost("partitions-ahead", "API_AUDIT_PARTITIONS_AHEAD", partitionsAhead, 120);
+        positive("refusal-budget-window", "API_AUDIT_REFUSAL_BUDGET_WINDOW", refusalBudgetWindow);
+        positive("partition-check-interval", "API_AUDIT_PARTITION_CHECK_INTERVAL", partitionCheckInterval);
+    }
+
+    private static void atMost(String name, String env, int value, int maximum) {
+        if (value > maximum) {
+            throw new IllegalArgumentException("api.audit." + name + " (" + env + ") must be at most " + maximum
+                    + "; it is " + value);
         }
-        if (refusalBudgetWindow.isNegative() || refusalBudgetWindow.isZero()) {
-            throw new IllegalArgumentException("api.audit.refusal-budget-window (API_AUDIT_REFUSAL_BUDGET_WINDOW) "
-                    + "must be positive; it is " + refusalBudgetWindow);
-        }
-        if (partitionsAhead > 120) {
-            throw new IllegalArgumentException("api.audit.partitions-ahead (API_AUDIT_PARTITIONS_AHEAD) must be at most "
-                    + "120; it is " + partitionsAhead);
-        }
-        if (partitionCheckInterval.isNegative() || partitionCheckInterval.isZero()) {
-            throw new IllegalArgumentException("api.audit.partition-check-interval (API_AUDIT_PARTITION_CHECK_INTERVAL) "
-                    + "must be positive; it is " + partitionCheckInterval);
+    }
+
+    private static void positive(String name, String env, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("api.audit." + name + " (" + env + ") must be positive; it is " + value);
         }
     }
 
