@@ -141,16 +141,21 @@ class RefusalWriter implements SmartLifecycle {
         return running;
     }
 
-    /** Until stopped, and then until the queue is empty. */
+    /**
+     * Until stopped, and then until the queue is empty: each round first queues the summaries of budget windows
+     * that are over, then takes the reserved share's records, then fills the batch from the shared part.
+     */
     private void drain() {
         List<AuditEntry> batch = new ArrayList<>(batchSize);
         while (running || !queue.isEmpty() || !crossJurisdiction.isEmpty()) {
             try {
                 budget.closeExpired().forEach(this::enqueue);
                 crossJurisdiction.drainTo(batch, batchSize);
-                AuditEntry first = batch.isEmpty() ? queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS) : queue.poll();
-                if (first != null) {
-                    batch.add(first);
+                if (batch.isEmpty()) {
+                    AuditEntry first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                    if (first != null) {
+                        batch.add(first);
+                    }
                 }
                 queue.drainTo(batch, batchSize - batch.size());
                 if (batch.isEmpty()) {
