@@ -42,7 +42,7 @@ final class Banner {
                 ──────────────────────────────────────────────────────────────────────────────
                  API          %s
                  OpenAPI      %s/v3/api-docs   (UI: %s/swagger-ui.html)
-                 Projector    %s/actuator/health
+                 Projector    %s/readyz
                  Sample case  %s, assigned to %s
                  Data         %s   (logs in %s)
 

@@ -45,7 +45,7 @@ public final class LocalStack implements Callable<Integer> {
     @Option(names = "--api-port", defaultValue = "8080", description = "Mutation API port (default: ${DEFAULT-VALUE}).")
     int apiPort;
 
-    @Option(names = "--projector-port", defaultValue = "8081", description = "Projector health and metrics port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--projector-port", defaultValue = "8081", description = "Projector probes port, /livez and /readyz (default: ${DEFAULT-VALUE}); its metrics are on PROJECTOR_MANAGEMENT_PORT.")
     int projectorPort;
 
     @Option(names = "--postgres-port", defaultValue = "54329", description = "PostgreSQL port (default: ${DEFAULT-VALUE}).")

@@ -32,7 +32,7 @@ final class ServiceProcess implements AutoCloseable {
 
     /**
      * @param module       the Maven module whose {@code target/<module>-*-exec.jar} to run
-     * @param healthPort   the port that serves {@code /actuator/health/readiness}
+     * @param healthPort   the port that serves the readiness probe {@code /readyz}
      */
     static ServiceProcess start(Path root, String module, Map<String, String> environment, int healthPort, Path logDir)
             throws IOException {
@@ -41,7 +41,7 @@ final class ServiceProcess implements AutoCloseable {
                 "-jar", jar.toString()));
         ChildProcess process = ChildProcess.start(module, command, environment, logDir);
         return new ServiceProcess(module, process,
-                URI.create("http://localhost:" + healthPort + "/actuator/health/readiness"));
+                URI.create("http://localhost:" + healthPort + "/readyz"));
     }
 
     static Path executableJar(Path root, String module) throws IOException {

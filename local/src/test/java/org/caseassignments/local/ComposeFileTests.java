@@ -63,7 +63,23 @@ class ComposeFileTests {
             assertThat(published).as("ports of %s", service)
                     .anySatisfy(mapping -> assertThat(String.valueOf(mapping)).endsWith(":" + port));
             String dockerfile = Files.readString(ROOT.resolve(moduleOf(service)).resolve("Dockerfile"));
-            assertThat(dockerfile).contains("EXPOSE " + port).contains("localhost:" + port + "/actuator/health");
+            assertThat(dockerfile).containsPattern("EXPOSE .*\\b" + port + "\\b").contains("localhost:" + port + "/readyz");
+        }
+    }
+
+    @Test
+    void shouldKeepTheManagementPortInternal() throws IOException {
+        Map<String, String> managementVariables = Map.of("projector", "PROJECTOR_MANAGEMENT_PORT",
+                "mutation-api", "MUTATION_API_MANAGEMENT_PORT");
+        for (String service : ownServices()) {
+            int management = Integer.parseInt(String.valueOf(environment(service).get(managementVariables.get(service))));
+            List<?> published = (List<?>) services.get(service).get("ports");
+            assertThat(published).as("%s publishes no mapping to its management port %d", service, management)
+                    .noneSatisfy(mapping -> assertThat(String.valueOf(mapping)).endsWith(":" + management));
+            assertThat((List<?>) services.get(service).get("expose")).as("expose of %s", service)
+                    .map(String::valueOf).contains(String.valueOf(management));
+            String dockerfile = Files.readString(ROOT.resolve(moduleOf(service)).resolve("Dockerfile"));
+            assertThat(dockerfile).containsPattern("EXPOSE .*\\b" + management + "\\b");
         }
     }
 

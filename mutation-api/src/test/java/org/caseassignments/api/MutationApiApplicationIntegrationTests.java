@@ -8,10 +8,12 @@ import java.util.List;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,6 +32,9 @@ class MutationApiApplicationIntegrationTests {
     @LocalServerPort
     int port;
 
+    @LocalManagementPort
+    int managementPort;
+
     private ApiClient api;
 
     @BeforeEach
@@ -43,9 +48,29 @@ class MutationApiApplicationIntegrationTests {
         assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
                 .isPositive();
 
-        Reply health = api.get("/actuator/health", null);
+        Reply readiness = api.get("/readyz", null);
+        Reply liveness = api.get("/livez", null);
+        Reply health = new ApiClient(managementPort).get("/actuator/health", null);
 
+        assertThat(readiness.status()).as("probes stay on the serving port, without a token: " + readiness).isEqualTo(200);
+        assertThat(readiness.body()).contains("\"status\":\"UP\"");
+        assertThat(liveness.status()).isEqualTo(200);
         assertThat(health.body()).contains("\"status\":\"UP\"");
+    }
+
+    @Test
+    void shouldServeMetricsAndInfoOnlyOnTheManagementPort() {
+        String anyValidToken = TestTokens.caseworker("w-1").jurisdiction("texas").token();
+        ApiClient management = new ApiClient(managementPort);
+
+        for (String endpoint : List.of("/actuator/metrics", "/actuator/prometheus", "/actuator/info")) {
+            Reply onTheApiPort = api.get(endpoint, anyValidToken);
+            assertThat(onTheApiPort.status()).as("any token of any role on the API port: " + onTheApiPort).isEqualTo(404);
+            assertThat(management.get(endpoint, null).status()).as("the internal port, for operators: " + endpoint)
+                    .isEqualTo(200);
+        }
+        assertThat(managementPort).isNotEqualTo(port);
+        assertThat(management.get("/actuator/prometheus", null).body()).contains("http_server_requests");
     }
 
     @Test
@@ -67,14 +92,10 @@ class MutationApiApplicationIntegrationTests {
 
     @Test
     void shouldShowTheRulesetVersionServingEachJurisdiction() {
-        Reply info = api.get("/actuator/info", TestTokensHolder.ADMIN);
+        Reply info = new ApiClient(managementPort).get("/actuator/info", null);
 
         assertThat(info.json().path("rulesets").path("georgia").asString()).isEqualTo("1.3.0");
         assertThat(info.json().path("rulesets").path("texas").asString()).isEqualTo("1.3.0");
     }
 
-    /** Actuator endpoints other than health need a token like everything else. */
-    private static final class TestTokensHolder {
-        static final String ADMIN = org.caseassignments.api.testsupport.TestTokens.admin("ops").token();
-    }
 }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,7 +31,6 @@ class ProjectorApplicationIntegrationTests {
         registry.add("projector.topics.events", () -> EVENTS);
         registry.add("projector.topics.assignments", () -> EVENTS + ".assignments");
         registry.add("projector.topics.dead-letter", () -> EVENTS + ".dlq");
-        registry.add("management.server.port", () -> "0");
         registry.add("projector.application-id", ProjectorInstance::uniqueApplicationId);
         registry.add("projector.streams.state-dir", () -> System.getProperty("java.io.tmpdir") + "/projector-smoke-"
                 + EVENTS);
@@ -41,6 +41,9 @@ class ProjectorApplicationIntegrationTests {
 
     @LocalManagementPort
     int managementPort;
+
+    @LocalServerPort
+    int port;
 
     @Test
     void shouldStartMigrateTheDatabaseCreateItsTopicsAndReportHealthy() throws Exception {
@@ -57,5 +60,23 @@ class ProjectorApplicationIntegrationTests {
         String health = RestClient.create("http://localhost:" + managementPort).get().uri("/actuator/health")
                 .retrieve().body(String.class);
         assertThat(health).contains("\"status\":\"UP\"");
+    }
+
+    @Test
+    void shouldServeProbesOnItsPortAndMetricsOnlyOnTheManagementPort() {
+        RestClient server = RestClient.create("http://localhost:" + port);
+        RestClient management = RestClient.create("http://localhost:" + managementPort);
+
+        assertThat(managementPort).isNotEqualTo(port);
+        assertThat(status(server, "/livez")).isEqualTo(200);
+        for (String endpoint : new String[] {"/actuator/metrics", "/actuator/prometheus"}) {
+            assertThat(status(server, endpoint)).as("%s on the projector's own port", endpoint).isEqualTo(404);
+            assertThat(status(management, endpoint)).as("%s on the management port", endpoint).isEqualTo(200);
+        }
+    }
+
+    private static int status(RestClient client, String path) {
+        Integer status = client.get().uri(path).exchange((request, response) -> response.getStatusCode().value());
+        return status;
     }
 }

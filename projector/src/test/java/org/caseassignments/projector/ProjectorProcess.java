@@ -32,8 +32,9 @@ final class ProjectorProcess implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), main.getName()));
-        // Any free port for the actuator: another build on the machine may run a projector on 8081.
+        // Any free ports for the probes and the actuator: another build on the machine may run a projector on 8081.
         command.add("--server.port=0");
+        command.add("--management.server.port=0");
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Path log = Files.createTempFile(Path.of("target"), "projector-process-", ".log");

@@ -58,6 +58,21 @@ class MigrationsIntegrationTests {
                 .hasMessageContaining("foster_homes_license_number_unique");
     }
 
+    @Test
+    void shouldKeepLicenseNumbersUniquePerJurisdictionOnlyAndAmongHomesOfNoKnownJurisdiction() {
+        JdbcTemplate jdbc = TestDatabase.migrated().jdbc();
+        Rows.fosterHome().licenseNumber("LIC-7").jurisdiction("georgia").insert(jdbc);
+        Rows.fosterHome().licenseNumber("LIC-7").jurisdiction(null).insert(jdbc);
+
+        Rows.fosterHome().licenseNumber("LIC-7").jurisdiction("texas").insert(jdbc);
+
+        assertThatThrownBy(() -> Rows.fosterHome().licenseNumber("LIC-7").jurisdiction("texas").insert(jdbc))
+                .isInstanceOf(DataIntegrityViolationException.class);
+        assertThatThrownBy(() -> Rows.fosterHome().licenseNumber("LIC-7").jurisdiction(null).insert(jdbc))
+                .as("homes of no known jurisdiction stay unique among themselves")
+                .isInstanceOf(DataIntegrityViolationException.class);
+    }
+
     private static String schemaFingerprint(JdbcTemplate jdbc) {
         List<String> columns = jdbc.queryForList("""
                 SELECT table_name || '.' || column_name || ':' || data_type || ':' || is_nullable

@@ -32,6 +32,44 @@ public class CaseAssignments {
                FOR SHARE
             """;
 
+    /**
+     * The columns a case-scoped row is read with, as the policy sees it: its case's assignment and
+     * jurisdiction from the projection, never from the copy on the row. A copy can be left ahead of its
+     * case (a rebuild swap or an undo that lowered the case, decision 29); the projection row, which an
+     * update holds {@code FOR SHARE} before it locks the row, is the authority. Named like the row's own
+     * columns, so the row's mapper reads them unchanged.
+     *
+     * @param table {@code placements} or {@code kinship_options}
+     */
+    public static String projectionColumnsOf(String table) {
+        return """
+                (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assigned_worker_sub,
+                (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS supervisor_sub,
+                (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assignment_revision,
+                (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS jurisdiction"""
+                .formatted(caseScoped(table));
+    }
+
+    /**
+     * The {@code SET} items of an update that bring the row's copy to its case's projection row (held
+     * {@code FOR SHARE} by then): the write repairs a copy left ahead, so the projector's next event for
+     * the case reaches the row again.
+     */
+    public static String copyFromProjection(String table) {
+        return """
+                assigned_worker_sub = (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id),
+                supervisor_sub = (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id),
+                assignment_revision = (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id)"""
+                .formatted(caseScoped(table));
+    }
+
+    private static String caseScoped(String table) {
+        if (!table.equals("placements") && !table.equals("kinship_options")) {
+            throw new IllegalArgumentException("not a case-scoped table: " + table);
+        }
+        return table;
+    }
+
     private final JdbcTemplate jdbc;
 
     CaseAssignments(JdbcTemplate jdbc) {
@@ -61,10 +99,7 @@ public class CaseAssignments {
      * @param table {@code placements} or {@code kinship_options}
      */
     public void holdCaseOf(String table, UUID entityId) {
-        if (!table.equals("placements") && !table.equals("kinship_options")) {
-            throw new IllegalArgumentException("not a case-scoped table: " + table);
-        }
-        jdbc.query(HOLD_CASE_OF.formatted(table), rs -> { }, entityId);
+        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table)), rs -> { }, entityId);
     }
 
     private static CaseAssignment map(ResultSet rs, int row) throws SQLException {

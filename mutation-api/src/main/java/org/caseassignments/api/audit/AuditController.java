@@ -90,11 +90,16 @@ class AuditController {
         if (value == null) {
             return null;
         }
+        Instant time;
         try {
-            return OffsetDateTime.parse(value).toInstant();
+            time = OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
             throw ApiProblem.invalidField(name, "must be an RFC 3339 date-time with an offset, such as "
                     + "2026-11-30T12:00:00Z");
         }
+        if (!RecordedAt.inRange(time)) {
+            throw ApiProblem.invalidField(name, "must be from " + RecordedAt.FIRST + " to " + RecordedAt.LAST);
+        }
+        return time;
     }
 }

@@ -19,7 +19,7 @@ record AuditCursor(Instant recordedAt, long id) {
                 .encodeToString((micros + ":" + id).getBytes(StandardCharsets.US_ASCII));
     }
 
-    /** Empty for anything this service did not hand out. */
+    /** Empty for anything this service did not hand out: also a time no record can have, or an id no sequence gives. */
     static Optional<AuditCursor> decode(String text) {
         try {
             String plain = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
@@ -29,7 +29,8 @@ record AuditCursor(Instant recordedAt, long id) {
             }
             long micros = Long.parseLong(plain.substring(0, colon));
             long id = Long.parseLong(plain.substring(colon + 1));
-            return Optional.of(new AuditCursor(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), id));
+            Instant recordedAt = Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+            return RecordedAt.inRange(recordedAt) && id > 0 ? Optional.of(new AuditCursor(recordedAt, id)) : Optional.empty();
         } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
             return Optional.empty();
         }

@@ -18,6 +18,8 @@ import java.util.UUID;
  * @param fosterHomeId    the foster home the write concerns: a placement's home after the write, or the home itself
  * @param homeOccupancy   that home's ACTIVE placements, counted in the write's transaction after the write; null
  *                        for refusals
+ * @param moreRefusals    on a summary record: how many more refusals of this caller in its budget window were
+ *                        not recorded one by one
  */
 record AuditRecordResponse(long id, Instant recordedAt, String requestId, String outcome, int status,
                            String problemCode, String callerSub, List<String> callerRoles, String jurisdiction,
@@ -25,5 +27,5 @@ record AuditRecordResponse(long id, Instant recordedAt, String requestId, String
                            String rulesetJurisdiction, String rulesetVersion, String ruleId, String afterRuleId,
                            Long assignmentRevision, String assignedWorkerSub, String supervisorSub,
                            Long rowVersionBefore, Long rowVersionAfter, UUID fosterHomeId,
-                           Integer homeOccupancy) {
+                           Integer homeOccupancy, Integer moreRefusals) {
 }

@@ -53,7 +53,7 @@ public class AuditTrail {
         insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
                 caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
                 decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
-                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion, fosterHome), along);
+                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion, fosterHome, null), along);
     }
 
     /**
@@ -70,13 +70,26 @@ public class AuditTrail {
                 caller.sub(), caller.roles(), caller.jurisdiction(), action, locked.type().wireName(), locked.id(),
                 locked.caseId(), decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(),
                 authorization.afterRuleId(), assignmentRevision, locked.assignedWorkerSub(), locked.supervisorSub(),
-                rowVersionBefore, rowVersionAfter, fosterHome), null);
+                rowVersionBefore, rowVersionAfter, fosterHome, null), null);
     }
 
-    /** A write the policy denied: 403. */
+    /**
+     * A write the policy denied: 403. When the record is not of the caller's jurisdiction, its record holds
+     * only what the caller sent (the resource type and the path's id, or the path's case for a create):
+     * it belongs to the caller's jurisdiction's trail, whose auditors must learn nothing of another's rows
+     * (not the case a placement belongs to, nor its version).
+     */
     public void denied(Caller caller, AuditAction action, ResourceRef resource, PolicyDenied denial,
                        Long rowVersionBefore) {
-        refused(caller, action, resource, denial.decision(), 403, null, rowVersionBefore);
+        Decision decision = denial.decision();
+        if (decision.rulesetRan()) {
+            refused(caller, action, resource, decision, 403, null, rowVersionBefore);
+        } else {
+            UUID sentCase = action == AuditAction.CREATE ? resource.caseId() : null;
+            refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, 403, null, caller.sub(),
+                    caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(), sentCase,
+                    null, null, null, null, null, null, null, null, null));
+        }
     }
 
     /**
@@ -102,7 +115,7 @@ public class AuditTrail {
                 caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(),
                 resource.caseId(), decision == null ? null : decision.jurisdiction(),
                 decision == null ? null : decision.rulesetVersion(), decision == null ? null : decision.ruleId(), null,
-                null, null, null, rowVersionBefore, null, null));
+                null, null, null, rowVersionBefore, null, null, null));
     }
 
     private void insert(AuditEntry entry, OneRoundTrip.Along along) {

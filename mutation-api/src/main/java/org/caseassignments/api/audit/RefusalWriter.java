@@ -3,6 +3,7 @@ package org.caseassignments.api.audit;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,13 +39,19 @@ class RefusalWriter implements SmartLifecycle {
     static final String DROPPED_METRIC = "audit.refusals.dropped";
     static final String WRITTEN_METRIC = "audit.refusals.written";
     static final String QUEUED_METRIC = "audit.refusals.queued";
+    static final String SUMMARISED_METRIC = "audit.refusals.summarised";
 
     private static final Logger LOG = LoggerFactory.getLogger(RefusalWriter.class);
     private static final Logger FALLBACK = LoggerFactory.getLogger(FALLBACK_LOG);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
+    /** Every refusal but the cross-jurisdiction ones, which only overflow into it. */
     private final BlockingQueue<AuditEntry> queue;
+    /** The reserved share: refusals of another jurisdiction's records, which an auditor most needs to see. */
+    private final BlockingQueue<AuditEntry> crossJurisdiction;
+    private final RefusalBudget budget;
+    private final Counter summarised;
     private final int batchSize;
     private final DataSource requestPool;
     private final Counter droppedFull;
@@ -55,21 +62,37 @@ class RefusalWriter implements SmartLifecycle {
     private volatile boolean running;
 
     RefusalWriter(AuditProperties properties, DataSource requestPool, MeterRegistry meters) {
-        this.queue = new ArrayBlockingQueue<>(properties.refusalQueueCapacity());
+        int reserved = properties.refusalQueueCapacity() * properties.crossJurisdictionReserve() / 100;
+        this.queue = new ArrayBlockingQueue<>(Math.max(1, properties.refusalQueueCapacity() - reserved));
+        this.crossJurisdiction = new ArrayBlockingQueue<>(Math.max(1, reserved));
+        this.budget = new RefusalBudget(properties.refusalBudget(), properties.refusalBudgetWindow(), Clock.systemUTC());
+        this.summarised = Counter.builder(SUMMARISED_METRIC).register(meters);
         this.batchSize = properties.refusalBatchSize();
         this.requestPool = requestPool;
         this.droppedFull = Counter.builder(DROPPED_METRIC).tag("reason", "queue_full").register(meters);
         this.droppedFailed = Counter.builder(DROPPED_METRIC).tag("reason", "write_failed").register(meters);
         this.written = Counter.builder(WRITTEN_METRIC).register(meters);
-        Gauge.builder(QUEUED_METRIC, queue, BlockingQueue::size).register(meters);
+        Gauge.builder(QUEUED_METRIC, this, writer -> writer.queue.size() + writer.crossJurisdiction.size()).register(meters);
     }
 
-    /** Never blocks: a full queue logs the record and counts it as dropped, as does a writer that has stopped. */
+    /**
+     * Never blocks: a refusal over its subject's budget is only counted (and summarised later); a full queue logs
+     * the record and counts it as dropped, as does a writer that has stopped. A cross-jurisdiction refusal goes to
+     * the reserved share first and overflows into the shared one.
+     */
     void offer(AuditEntry entry) {
         if (!running) {
             droppedFailed.increment();
             FALLBACK.warn("audit refusal not stored (writer stopped): {}", entry.logLine());
-        } else if (!queue.offer(entry)) {
+        } else if (!budget.admit(entry)) {
+            summarised.increment();
+        } else {
+            enqueue(entry);
+        }
+    }
+
+    private void enqueue(AuditEntry entry) {
+        if (!(entry.crossJurisdiction() && crossJurisdiction.offer(entry)) && !queue.offer(entry)) {
             droppedFull.increment();
             FALLBACK.warn("audit refusal not stored (queue full): {}", entry.logLine());
         }
@@ -101,7 +124,8 @@ class RefusalWriter implements SmartLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
-        List<AuditEntry> left = new ArrayList<>();
+        List<AuditEntry> left = new ArrayList<>(budget.closeExpired());
+        crossJurisdiction.drainTo(left);
         queue.drainTo(left);
         left.forEach(entry -> {
             droppedFailed.increment();
@@ -117,17 +141,26 @@ class RefusalWriter implements SmartLifecycle {
         return running;
     }
 
-    /** Until stopped, and then until the queue is empty. */
+    /**
+     * Until stopped, and then until the queue is empty: each round first queues the summaries of budget windows
+     * that are over, then takes the reserved share's records, then fills the batch from the shared part.
+     */
     private void drain() {
         List<AuditEntry> batch = new ArrayList<>(batchSize);
-        while (running || !queue.isEmpty()) {
+        while (running || !queue.isEmpty() || !crossJurisdiction.isEmpty()) {
             try {
-                AuditEntry first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
-                if (first == null) {
+                budget.closeExpired().forEach(this::enqueue);
+                crossJurisdiction.drainTo(batch, batchSize);
+                if (batch.isEmpty()) {
+                    AuditEntry first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                    if (first != null) {
+                        batch.add(first);
+                    }
+                }
+                queue.drainTo(batch, batchSize - batch.size());
+                if (batch.isEmpty()) {
                     continue;
                 }
-                batch.add(first);
-                queue.drainTo(batch, batchSize - 1);
                 write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -15,9 +15,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The foster home table's statements. {@code license_number} is the only unique column either write
- * can violate (ids are generated and never updated), so a unique violation means exactly a
- * duplicate license number; it is answered as such, never with the constraint or the SQL.
+ * The foster home table's statements. {@code (jurisdiction, license_number)} is the only unique key either
+ * write can violate (ids are generated and never updated), so a unique violation means exactly a
+ * duplicate license number within the caller's own jurisdiction (a home is only ever written with its
+ * caller's); it is answered as such, with the number the caller sent and nothing of the row holding it,
+ * never with the constraint or the SQL.
  */
 @Repository
 class FosterHomes {
@@ -92,8 +94,8 @@ class FosterHomes {
     }
 
     private static ApiProblem duplicate(String licenseNumber) {
-        return new ApiProblem(ProblemCode.DUPLICATE_LICENSE_NUMBER, "Another foster home already holds license number "
-                + licenseNumber + "; license numbers are unique");
+        return new ApiProblem(ProblemCode.DUPLICATE_LICENSE_NUMBER, "Another foster home of your jurisdiction already "
+                + "holds license number " + licenseNumber + "; license numbers are unique within a jurisdiction");
     }
 
     private static FosterHome map(ResultSet rs, int row) throws SQLException {

@@ -9,6 +9,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -17,7 +19,20 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * (RFC 9110 lets a server disregard an Accept it cannot honour). Spring Boot's Prometheus scrape
  * endpoint fails on a blank one with a NullPointerException (a 500) instead.
  */
-final class BlankAcceptFilter extends OncePerRequestFilter {
+public final class BlankAcceptFilter extends OncePerRequestFilter {
+
+    private BlankAcceptFilter() {
+    }
+
+    /**
+     * After the security filters, before anything negotiates the response's media type; for the API's
+     * server and the management server alike.
+     */
+    public static FilterRegistrationBean<BlankAcceptFilter> registration() {
+        FilterRegistrationBean<BlankAcceptFilter> registration = new FilterRegistrationBean<>(new BlankAcceptFilter());
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 3);
+        return registration;
+    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)

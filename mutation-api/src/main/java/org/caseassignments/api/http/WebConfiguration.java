@@ -30,12 +30,9 @@ class WebConfiguration implements WebMvcConfigurer {
         return new EntityTags(properties.etagKey());
     }
 
-    /** After the security filters, before anything negotiates the response's media type. */
     @Bean
     FilterRegistrationBean<BlankAcceptFilter> blankAccept() {
-        FilterRegistrationBean<BlankAcceptFilter> registration = new FilterRegistrationBean<>(new BlankAcceptFilter());
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 3);
-        return registration;
+        return BlankAcceptFilter.registration();
     }
 
     /** After the security filters, so an unauthenticated request is a 401 whatever it declares. */

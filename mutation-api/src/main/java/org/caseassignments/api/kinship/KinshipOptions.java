@@ -18,11 +18,13 @@ import org.springframework.stereotype.Repository;
 @Repository
 class KinshipOptions {
 
-    /** The row and its case's jurisdiction (a kinship option inherits it; null while the case's is unknown). */
+    /**
+     * The row, with its case's assignment and jurisdiction from the projection (a kinship option inherits the
+     * jurisdiction; null while the case's is unknown), not from the row's copy (decision 29).
+     */
     private static final String COLUMNS = """
-            id, case_id, relative_name, relationship, approved, assigned_worker_sub, supervisor_sub,
-            assignment_revision, row_version, created_at, updated_at, created_by,
-            %s""".formatted("(SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = kinship_options.case_id) AS jurisdiction");
+            id, case_id, relative_name, relationship, approved, row_version, created_at, updated_at, created_by,
+            """ + CaseAssignments.projectionColumnsOf("kinship_options");
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM kinship_options WHERE id = ? AND active";
 
@@ -44,7 +46,9 @@ class KinshipOptions {
     private static final String UPDATE = """
             UPDATE kinship_options
                SET relative_name = ?, relationship = ?, approved = ?,
-                   row_version = row_version + 1, updated_at = now()
+                   row_version = row_version + 1, updated_at = now(),
+            """ + CaseAssignments.copyFromProjection("kinship_options") + """
+
              WHERE id = ? AND row_version = ? AND active
             RETURNING\s""" + COLUMNS;
 

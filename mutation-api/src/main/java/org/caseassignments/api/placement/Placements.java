@@ -21,11 +21,13 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Placements {
 
-    /** The row and its case's jurisdiction (a placement inherits it; null while the case's is unknown). */
+    /**
+     * The row, with its case's assignment and jurisdiction from the projection (a placement inherits the
+     * jurisdiction; null while the case's is unknown), not from the row's copy (decision 29).
+     */
     private static final String COLUMNS = """
-            id, case_id, status, foster_home_id, start_date, end_date, assigned_worker_sub, supervisor_sub,
-            assignment_revision, row_version, created_at, updated_at, created_by,
-            %s""".formatted("(SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = placements.case_id) AS jurisdiction");
+            id, case_id, status, foster_home_id, start_date, end_date, row_version, created_at, updated_at, created_by,
+            """ + CaseAssignments.projectionColumnsOf("placements");
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM placements WHERE id = ?";
 
@@ -44,7 +46,9 @@ class Placements {
     private static final String UPDATE = """
             UPDATE placements
                SET status = ?, foster_home_id = ?, start_date = ?, end_date = ?,
-                   row_version = row_version + 1, updated_at = now()
+                   row_version = row_version + 1, updated_at = now(),
+            """ + CaseAssignments.copyFromProjection("placements") + """
+
              WHERE id = ? AND row_version = ?
             RETURNING\s""" + COLUMNS;
 

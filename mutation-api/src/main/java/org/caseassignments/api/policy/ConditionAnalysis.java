@@ -16,7 +16,8 @@ import dev.cel.common.ast.CelExpr;
  * What one type-checked condition reads and what it may cost, found by walking its AST (macros are
  * already expanded into comprehensions there). Reads are select chains rooted at the {@code resource}
  * or {@code claims} variable ({@code resource.attrs.admin_unit}, or the same with constant index
- * keys); a comprehension's own variables shadow them. Anything the service could not name as a field
+ * keys); a comprehension's own variables shadow them, except where the name is root-qualified
+ * ({@code .resource}), which always names the global. Anything the service could not name as a field
  * is refused: the whole {@code resource} or {@code attrs} map, a computed key, a path below a scalar,
  * an unknown top-level field or claim.
  *
@@ -72,9 +73,10 @@ final class ConditionAnalysis {
         cost += weight;
         switch (expr.getKind()) {
             case IDENT -> {
-                String name = expr.ident().name();
-                if (!locals.contains(name) && (name.equals(RESOURCE) || name.equals(CLAIMS))) {
-                    throw new Refused("reads " + name + " as a whole; name the field it needs (" + name + ".<field>)");
+                Optional<String> global = global(expr.ident().name(), locals);
+                if (global.isPresent()) {
+                    throw new Refused("reads " + global.get() + " as a whole; name the field it needs ("
+                            + global.get() + ".<field>)");
                 }
             }
             case SELECT -> visit(expr.select().operand(), locals, weight, inLoop);
@@ -153,12 +155,28 @@ final class ConditionAnalysis {
         if (names.isEmpty() || current.getKind() != CelExpr.ExprKind.Kind.IDENT) {
             return Optional.empty();
         }
-        String root = current.ident().name();
-        if (locals.contains(root) || !(root.equals(RESOURCE) || root.equals(CLAIMS))) {
+        Optional<String> root = global(current.ident().name(), locals);
+        if (root.isEmpty()) {
             return Optional.empty();
         }
-        names.addFirst(root);
+        names.addFirst(root.get());
         return Optional.of(List.copyOf(names));
+    }
+
+    /**
+     * {@code resource} or {@code claims} when the identifier names that global variable. A leading dot
+     * names the root scope (CEL's name resolution): {@code .resource} is the global even inside a
+     * comprehension whose variable is called {@code resource}, and the checker keeps the dot exactly
+     * there (elsewhere it resolves the name to {@code resource}). Without the dot a comprehension's
+     * variable of the same name shadows the global.
+     */
+    private static Optional<String> global(String identifier, Set<String> locals) {
+        boolean rootQualified = identifier.startsWith(".");
+        String name = rootQualified ? identifier.substring(1) : identifier;
+        if (!rootQualified && locals.contains(name) || !(name.equals(RESOURCE) || name.equals(CLAIMS))) {
+            return Optional.empty();
+        }
+        return Optional.of(name);
     }
 
     private static boolean isConstantIndex(CelExpr expr) {

@@ -11,6 +11,14 @@ package org.caseassignments.api.policy;
 public record Decision(boolean allowed, String jurisdiction, String rulesetVersion, String reason, boolean overBudget,
                        String ruleId) {
 
+    /**
+     * Whether a ruleset decided. When none did, the record was another jurisdiction's (or of none): its
+     * fields are not the caller's to see, not even in their own jurisdiction's audit trail.
+     */
+    public boolean rulesetRan() {
+        return rulesetVersion != null;
+    }
+
     static Decision allow(Ruleset ruleset, String ruleId) {
         return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId, false, ruleId);
     }

@@ -6,7 +6,10 @@ import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.util.List;
 
+import jakarta.servlet.http.HttpServletRequest;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.DefaultResourceLoader;
@@ -25,11 +28,13 @@ import org.springframework.security.oauth2.server.resource.OAuth2ProtectedResour
 import org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadataClaimNames;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.web.context.support.WebApplicationContextUtils;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Bearer tokens only, no sessions. Health probes and the OpenAPI description are public; every
+ * Bearer tokens only, no sessions. Probes ({@code /livez}, {@code /readyz}), the OpenAPI description and
+ * the internal management port are public; every
  * other request needs a valid token ({@link TokenRules}; 401 with an empty body otherwise). Authorization is not decided here but by the
  * rulesets, per resource, in the handlers.
  */
@@ -37,7 +42,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class SecurityConfiguration {
 
     private static final String[] PUBLIC_PATHS = {
-            "/actuator/health", "/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
+            "/livez", "/readyz", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
             "/swagger-ui.html", "/swagger-ui/**", "/error"};
 
     @Bean
@@ -52,6 +57,7 @@ class SecurityConfiguration {
                 .servletApi(AbstractHttpConfigurer::disable)
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(auth -> auth
+                        .requestMatchers(SecurityConfiguration::onManagementServer).permitAll()
                         .requestMatchers(PUBLIC_PATHS).permitAll()
                         .anyRequest().authenticated())
                 .oauth2ResourceServer(server -> server
@@ -59,6 +65,16 @@ class SecurityConfiguration {
                         .protectedResourceMetadata(metadata -> metadata
                                 .protectedResourceMetadataCustomizer(SecurityConfiguration::claimOnlyWhatIsDone)))
                 .build();
+    }
+
+    /**
+     * A request to the management server ({@code management.server.port}): the actuator's own context,
+     * which this chain also guards. That port is internal (operators and scrapers, no tokens); the API's
+     * port does not serve the actuator at all, except the probes.
+     */
+    private static boolean onManagementServer(HttpServletRequest request) {
+        ApplicationContext context = WebApplicationContextUtils.getWebApplicationContext(request.getServletContext());
+        return context != null && WebServerApplicationContext.hasServerNamespace(context, "management");
     }
 
     /**

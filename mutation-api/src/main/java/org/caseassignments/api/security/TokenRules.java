@@ -24,7 +24,9 @@ import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
  *       control characters (C0, DEL, C1) or unpaired surrogates: it is compared with stored subjects
  *       and stored as {@code created_by}, so it must be text PostgreSQL stores as sent;</li>
  *   <li>{@code roles} and {@code admin_units}, when present, JSON arrays of strings: a bare string
- *       {@code "admin"} is not read as the list {@code ["admin"]};</li>
+ *       {@code "admin"} is not read as the list {@code ["admin"]}; each element obeys the rules of
+ *       {@code sub}, because both lists are stored in every audit record, and one NUL would fail the
+ *       write (or the refusal writer's whole batch) at PostgreSQL;</li>
  *   <li>{@code jurisdiction} a string naming a jurisdiction a ruleset serves at that moment.</li>
  * </ul>
  * Spring's own validators, one per rule, so a failure's description names the claim at fault
@@ -52,8 +54,8 @@ final class TokenRules {
                 new JwtAudienceValidator(auth.audience()),
                 new JwtClaimValidator<>(JwtClaimNames.EXP, Objects::nonNull),
                 new JwtClaimValidator<>(JwtClaimNames.SUB, TokenRules::isSubject),
-                new JwtClaimValidator<>(Caller.ROLES, TokenRules::isAbsentOrArrayOfStrings),
-                new JwtClaimValidator<>(Caller.ADMIN_UNITS, TokenRules::isAbsentOrArrayOfStrings),
+                new JwtClaimValidator<>(Caller.ROLES, TokenRules::isAbsentOrArrayOfSubjectLikeText),
+                new JwtClaimValidator<>(Caller.ADMIN_UNITS, TokenRules::isAbsentOrArrayOfSubjectLikeText),
                 new JwtClaimValidator<>(Caller.JURISDICTION,
                         value -> value instanceof String jurisdiction && servedJurisdiction.test(jurisdiction))));
     }
@@ -63,7 +65,8 @@ final class TokenRules {
                 && sub.codePoints().noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE);
     }
 
-    static boolean isAbsentOrArrayOfStrings(Object value) {
-        return value == null || value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
+    /** Absent, or an array whose every element is text a subject could be. */
+    static boolean isAbsentOrArrayOfSubjectLikeText(Object value) {
+        return value == null || value instanceof List<?> list && list.stream().allMatch(TokenRules::isSubject);
     }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -160,6 +161,35 @@ class AuditEndpointIntegrationTests {
         assertThat(api.get("/audit?resource_id=nope", auditor).status()).isEqualTo(400);
         assertThat(api.get("/audit?caller_sub=a%00b", auditor).code()).isEqualTo("VALIDATION_FAILED");
         assertThat(api.get("/audit?caller_sub=" + "s".repeat(256), auditor).code()).isEqualTo("VALIDATION_FAILED");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"from=%2B300000-01-01T00:00:00Z", "until=-5000-01-01T00:00:00Z", "from=0000-12-31T23:59:59Z",
+            "until=%2B10000-01-01T00:00:00Z", "from=-999999999-01-01T00:00:00Z"})
+    void shouldRefuseATimeOutsideWhatTheDatabaseStoresNamingTheParameter(String query) {
+        Reply reply = api.get("/audit?" + query, auditor("georgia"));
+
+        assertThat(reply.code()).as(reply.toString()).isEqualTo("VALIDATION_FAILED");
+        assertThat(reply.json().path("errors").get(0).path("field").asString()).isEqualTo(query.substring(0, query.indexOf('=')));
+    }
+
+    @Test
+    void shouldAcceptTheFirstAndLastInstantOfTheStoredRange() {
+        Reply reply = api.get("/audit?from=0001-01-01T00:00:00Z&until=9999-12-31T23:59:59.999999Z", auditor("georgia"));
+
+        assertThat(jurisdictions(reply)).hasSize(PER_JURISDICTION).containsOnly("georgia");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {Long.MIN_VALUE, Long.MAX_VALUE, -62_135_596_800_000_001L, 253_402_300_800_000_000L})
+    void shouldRefuseACursorWhoseTimeIsOutsideWhatTheDatabaseStores(long micros) {
+        String cursor = java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString((micros + ":1").getBytes(StandardCharsets.US_ASCII));
+
+        Reply reply = api.get("/audit?cursor=" + cursor, auditor("georgia"));
+
+        assertThat(reply.code()).as(reply.toString()).isEqualTo("VALIDATION_FAILED");
+        assertThat(reply.json().path("errors").get(0).path("field").asString()).isEqualTo("cursor");
     }
 
     private static String auditor(String jurisdiction) {

@@ -215,6 +215,43 @@ class AuditTrailIntegrationTests {
         assertThat(record.get("request_id")).isEqualTo(denied.header("X-Request-Id").orElseThrow());
     }
 
+    /** The record is the Texas auditor's to read: it may hold what the Texas caller sent, nothing of the Georgia row. */
+    @Test
+    void shouldStoreOnlyWhatTheCallerSentWhenTheRecordIsAnotherJurisdictions() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).rowVersion(7).insert(jdbc);
+        UUID home = Rows.fosterHome().insert(jdbc);
+        String texasAdmin = TestTokens.admin("tx-admin").jurisdiction("texas").token();
+
+        Reply patch = api.patch("/placements/" + placement, texasAdmin, TestETags.placement(placement, 7), "{\"status\": \"ACTIVE\"}");
+        Reply homePatch = api.patch("/foster-homes/" + home, texasAdmin, TestETags.fosterHome(home, 1), "{\"name\": \"Elm\"}");
+
+        assertThat(patch.status()).isEqualTo(403);
+        assertThat(homePatch.status()).isEqualTo(403);
+        for (UUID probed : List.of(placement, home)) {
+            Map<String, Object> record = awaitOnlyRecordOf(probed);
+            assertThat(record).containsEntry("outcome", "REFUSED").containsEntry("status", 403)
+                    .containsEntry("jurisdiction", "texas").containsEntry("caller_sub", "tx-admin");
+            assertThat(record.get("case_id")).as("the Georgia row's case, which the caller did not send").isNull();
+            assertThat(record.get("row_version_before")).as("the Georgia row's version").isNull();
+            assertThat(record.get("ruleset_version")).isNull();
+        }
+    }
+
+    @Test
+    void shouldKeepTheCaseTheCallerNamedWhenACreateIsRefusedForAnotherJurisdiction() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+
+        Reply denied = api.post("/cases/" + caseId + "/placements", TestTokens.admin("tx-creator").jurisdiction("texas").token(), "{}");
+
+        assertThat(denied.status()).isEqualTo(403);
+        Map<String, Object> record = await().atMost(Duration.ofSeconds(20)).until(() -> jdbc.queryForList(
+                "SELECT * FROM audit_records WHERE caller_sub = 'tx-creator'"), rows -> rows.size() == 1).get(0);
+        assertThat(record).containsEntry("case_id", caseId).containsEntry("jurisdiction", "texas");
+        assertThat(record.get("resource_id")).isNull();
+        assertThat(record.get("row_version_before")).isNull();
+    }
+
     @Test
     void shouldRecordA412() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);

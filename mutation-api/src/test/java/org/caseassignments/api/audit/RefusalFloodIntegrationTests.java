@@ -51,6 +51,8 @@ class RefusalFloodIntegrationTests {
         TestApplication.register(registry, DB);
         registry.add("api.audit.refusal-queue-capacity", () -> String.valueOf(QUEUE));
         registry.add("api.audit.refusal-batch-size", () -> "4");
+        // one subject floods here; its budget (RefusalBudgetIntegrationTests) is not what this test is about
+        registry.add("api.audit.refusal-budget", () -> String.valueOf(FLOOD * 10));
         // each dropped record is one WARN line by design; two hundred of them say nothing here
         registry.add("logging.level." + RefusalWriter.FALLBACK_LOG, () -> "ERROR");
     }

@@ -72,6 +72,40 @@ class FosterHomeApiIntegrationTests {
     }
 
     @Test
+    void shouldLetEachJurisdictionHoldTheSameLicenseNumberWithoutLearningTheOthers() {
+        String number = "LIC-" + UUID.randomUUID();
+        String georgia = TestTokens.admin("ga-1").token();
+        String texas = TestTokens.admin("tx-1").jurisdiction("texas").token();
+        Reply inGeorgia = api.post("/foster-homes", georgia, home(number));
+
+        Reply inTexas = api.post("/foster-homes", texas, home(number));
+        Reply secondInTexas = api.post("/foster-homes", texas, home(number));
+
+        assertThat(inGeorgia.status()).as(inGeorgia.toString()).isEqualTo(201);
+        assertThat(inTexas.status()).as("Georgia's number is no oracle and no squat in Texas: " + inTexas).isEqualTo(201);
+        assertThat(secondInTexas.code()).as("still unique within one jurisdiction").isEqualTo("DUPLICATE_LICENSE_NUMBER");
+        assertThat(secondInTexas.text("detail")).contains(number).doesNotContain("georgia").doesNotContain(inGeorgia.text("id"));
+    }
+
+    @Test
+    void shouldLetAPatchTakeALicenseNumberAnotherJurisdictionHolds() {
+        String number = "LIC-" + UUID.randomUUID();
+        String texas = TestTokens.admin("tx-1").jurisdiction("texas").token();
+        assertThat(api.post("/foster-homes", TestTokens.admin("ga-1").token(), home(number)).status()).isEqualTo(201);
+        Reply created = api.post("/foster-homes", texas, home("LIC-" + UUID.randomUUID()));
+
+        Reply renumbered = api.patch("/foster-homes/" + created.text("id"), texas, created.etag(),
+                "{\"license_number\": \"" + number + "\"}");
+
+        assertThat(renumbered.status()).as(renumbered.toString()).isEqualTo(200);
+        assertThat(renumbered.text("license_number")).isEqualTo(number);
+    }
+
+    private static String home(String licenseNumber) {
+        return "{\"name\": \"Oak House\", \"license_number\": \"" + licenseNumber + "\", \"admin_unit\": \"unit-1\"}";
+    }
+
+    @Test
     void shouldRefuseAPendingLicenseThatSkipsActivationToSuspension() {
         UUID home = Rows.fosterHome().licenseStatus("PENDING").insert(jdbc);
 

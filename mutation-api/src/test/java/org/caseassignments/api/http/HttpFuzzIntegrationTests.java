@@ -36,7 +36,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Property-style fuzzing of the running application on a real PostgreSQL: generated valid, mutated
- * and hostile requests (methods, targets, headers, bodies), and for every answer: never a 5xx, every
+ * and hostile requests (methods, targets, headers, bodies, every query parameter of every operation the
+ * OpenAPI document lists, and signed tokens with hostile claims), and for every answer: never a 5xx, every
  * 4xx a problem document with a code the error table of docs/mutation-api.md lists (401 and 403 have empty bodies
  * by design), and no stack trace, SQL or constraint name in any body.
  *
@@ -74,8 +75,8 @@ class HttpFuzzIntegrationTests {
         long seed = Long.getLong("fuzz.seed", new Random().nextLong());
         int tries = Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
         Set<String> codes = readmeCodes();
-        Generator generator = new Generator(new Random(seed), fixtures());
         RawHttp http = new RawHttp(port);
+        Generator generator = new Generator(new Random(seed), fixtures(), operations(http));
 
         for (int i = 0; i < tries; i++) {
             Generated request = generator.next();
@@ -145,6 +146,33 @@ class HttpFuzzIntegrationTests {
     record Fixtures(UUID caseId, UUID placement, UUID option, UUID home) {
     }
 
+    /** One operation of the OpenAPI document: its method, path template and query parameters. */
+    record Operation(String method, String path, List<String> queryParameters) {
+    }
+
+    /**
+     * Every operation the service documents, read from its own OpenAPI document, so an operation or a
+     * query parameter added later is fuzzed without touching this test.
+     */
+    private static List<Operation> operations(RawHttp http) {
+        RawHttp.Answer answer = http.send("GET /v3/api-docs HTTP/1.1");
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        List<Operation> operations = new ArrayList<>();
+        JSON.readTree(answer.body()).path("paths").properties().forEach(path ->
+                path.getValue().properties().forEach(operation -> {
+                    List<String> query = new ArrayList<>();
+                    operation.getValue().path("parameters").forEach(parameter -> {
+                        if (parameter.path("in").asString().equals("query")) {
+                            query.add(parameter.path("name").asString());
+                        }
+                    });
+                    operations.add(new Operation(operation.getKey().toUpperCase(Locale.ROOT), path.getKey(), query));
+                }));
+        assertThat(operations).as("the audit trail's filters are documented query parameters")
+                .anySatisfy(operation -> assertThat(operation.queryParameters()).contains("from", "until", "cursor"));
+        return operations;
+    }
+
     record Generated(String method, String target, List<String> headers, byte[] body) {
 
         String head() {
@@ -181,22 +209,42 @@ class HttpFuzzIntegrationTests {
         private static final String[] ACCEPTS = {"application/json", "*/*", "application/problem+json", "text/html",
                 "application/xml", "garbage/", "application/json;q=0", ""};
 
+        /** Query values: well formed, and what the database or the parsers cannot take (URL-encoded). */
+        private static final String[] QUERY_VALUES = {"1", "0", "-1", "100", "501", "2147483648", "1e3", "", "%00",
+                "a%00b", "%ED%A0%80", "%ff", "%2B", "x".repeat(300), "%0d%0a", "2026-11-30T00:00:00Z",
+                "2026-11-30T00:00:00%2B18:00", "2026-11-30T00:00:00-18:01", "2026-11-30", "%2B300000-01-01T00:00:00Z",
+                "-5000-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
+                "%2B999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z", cursor(Long.MIN_VALUE, 1),
+                cursor(Long.MAX_VALUE, Long.MAX_VALUE), cursor(0, -1), cursor(-62_135_596_800_000_001L, 1), "Li4",
+                "LTkyMjMzNzIwMzY4NTQ3NzU4MDg6MQ", "%2F..%2F", UUID.randomUUID().toString(), "ZZZZZZZZ-0000-0000-0000-000000000000"};
+        /** Claim values, as Java values a token can carry: text (the hostile strings), lists, numbers, objects. */
+        private static final String[] CLAIMS = {"sub", "roles", "admin_units", "jurisdiction"};
+
         private final Random random;
         private final Fixtures fixtures;
+        private final List<Operation> operations;
         private final String admin = TestTokens.admin("a-1").token();
         private final String caseworker = TestTokens.caseworker("w-1").token();
         private final String stranger = TestTokens.caseworker("w-9").token();
+        private final String auditor = TestTokens.subject("aud-1").roles("auditor").token();
 
-        Generator(Random random, Fixtures fixtures) {
+        Generator(Random random, Fixtures fixtures, List<Operation> operations) {
             this.random = random;
             this.fixtures = fixtures;
+            this.operations = operations;
         }
 
         Generated next() {
-            String method = pick(METHODS);
-            String target = target();
+            boolean documented = random.nextInt(3) == 0;
+            Operation operation = operation();
+            String method = documented && random.nextInt(8) > 0 ? operation.method() : pick(METHODS);
+            String target = documented ? documentedTarget(operation) : target();
             List<String> headers = new ArrayList<>();
-            String token = pick(new String[] {admin, admin, admin, caseworker, stranger, null, "not.a.jwt", ""});
+            // a documented operation mostly gets a token its rules allow, so the request reaches the query and the write
+            String allowed = target.startsWith("/audit") ? auditor : admin;
+            String token = random.nextInt(4) == 0 ? hostileClaimsToken(allowed == auditor ? "auditor" : "admin")
+                    : documented && random.nextBoolean() ? allowed
+                    : pick(new String[] {admin, admin, admin, caseworker, stranger, auditor, null, "not.a.jwt", ""});
             if (token != null) {
                 headers.add("Authorization: Bearer " + token);
             }
@@ -210,7 +258,8 @@ class HttpFuzzIntegrationTests {
             byte[] body = new byte[0];
             if (!method.equals("GET") && !method.equals("HEAD") || random.nextInt(10) == 0) {
                 if (random.nextInt(6) > 0) {
-                    body = body().getBytes(StandardCharsets.UTF_8);
+                    body = (documented && method.equals("POST") && random.nextBoolean() ? validCreate(target) : body())
+                            .getBytes(StandardCharsets.UTF_8);
                     headers.add("Content-Type: " + pick(CONTENT_TYPES));
                 }
             }
@@ -237,16 +286,75 @@ class HttpFuzzIntegrationTests {
                     () -> "/placements/" + id(fixtures.placement()) + "/" + pick(HOSTILE_SEGMENTS),
                     () -> "/error",
                     () -> "/v3/api-docs",
-                    () -> "/actuator/health",
-                    () -> "/actuator/" + pick(new String[] {"env", "beans", "heapdump", "metrics", "prometheus"}));
+                    () -> pick(new String[] {"/livez", "/readyz"}),
+                    () -> "/actuator/" + pick(new String[] {"health", "env", "beans", "heapdump", "metrics", "prometheus"}));
             String target = targets.get(random.nextInt(targets.size())).get();
-            // No query strings on actuator endpoints: Spring Boot's Prometheus scrape endpoint fails with a
-            // NullPointerException (500) on GET /actuator/prometheus?<long name>; an operations endpoint behind
-            // the token, reported rather than patched here.
-            if (random.nextInt(8) == 0 && !target.startsWith("/actuator")) {
+            // The actuator is on the management port (not fuzzed here); on this port its paths are 404s like any other
+            if (random.nextInt(8) == 0) {
                 target += pick(new String[] {"?x=1", "?x=%", "?" + "q".repeat(500), "#frag", "/", "//", "?a=%00"});
             }
             return target;
+        }
+
+        /** Half the draws from the operations with query parameters, whose values are fuzzed here alone. */
+        private Operation operation() {
+            List<Operation> withQuery = operations.stream().filter(operation -> !operation.queryParameters().isEmpty()).toList();
+            List<Operation> from = random.nextBoolean() && !withQuery.isEmpty() ? withQuery : operations;
+            return from.get(random.nextInt(from.size()));
+        }
+
+        /** A body the create at {@code target} accepts (a new license number each time), so it reaches its write. */
+        private String validCreate(String target) {
+            if (target.startsWith("/foster-homes")) {
+                return "{\"name\":\"Oak\",\"license_number\":\"F-" + random.nextLong() + "\",\"admin_unit\":\"unit-1\"}";
+            }
+            return target.contains("/kinship-options") ? "{\"relative_name\":\"Ann\",\"relationship\":\"aunt\"}" : "{}";
+        }
+
+        /** A documented operation's path with its variables filled in, and some of its query parameters. */
+        private String documentedTarget(Operation operation) {
+            String path = operation.path()
+                    .replace("{caseId}", id(fixtures.caseId()))
+                    .replace("{id}", id(operation.path().startsWith("/placements") ? fixtures.placement()
+                            : operation.path().startsWith("/kinship-options") ? fixtures.option() : fixtures.home()));
+            List<String> query = new ArrayList<>();
+            for (String parameter : operation.queryParameters()) {
+                if (random.nextBoolean()) {
+                    query.add(parameter + "=" + pick(QUERY_VALUES));
+                }
+            }
+            maybe(0.1, () -> query.add(pick(new String[] {"unknown=1", "limit=1&limit=2", "from", "=x", "&", "%zz=1"})));
+            return query.isEmpty() ? path : path + "?" + String.join("&", query);
+        }
+
+        /**
+         * A token signed by the trusted key whose claims are otherwise an auditor's or an admin's, with one
+         * or two of them replaced by a hostile value: control characters, NUL, unpaired surrogates and
+         * overlong text in {@code sub} or as an element of {@code roles} and {@code admin_units}, wrong types.
+         */
+        private String hostileClaimsToken(String allowedRole) {
+            TestTokens token = TestTokens.subject("h-1").roles(allowedRole).adminUnits("unit-1");
+            int replaced = 1 + random.nextInt(2);
+            for (int i = 0; i < replaced; i++) {
+                String claim = pick(CLAIMS);
+                Object value = switch (random.nextInt(5)) {
+                    case 0 -> hostileText();
+                    case 1, 2 -> List.of(allowedRole, hostileText());
+                    case 3 -> List.of(hostileText());
+                    default -> pick(new Object[] {42, List.of(1), java.util.Map.of("a", "b"), List.of(), true, "georgia"});
+                };
+                token.claim(claim, value);
+            }
+            return token.token();
+        }
+
+        private String hostileText() {
+            return JSON.readValue("\"" + pick(HOSTILE_STRINGS) + "\"", String.class);
+        }
+
+        private static String cursor(long micros, long id) {
+            return java.util.Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString((micros + ":" + id).getBytes(StandardCharsets.US_ASCII));
         }
 
         private String id(UUID existing) {

@@ -209,8 +209,8 @@ class IdempotencyIntegrationTests {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         String key = UUID.randomUUID().toString();
         Reply first = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
-        // What the projector does to the case's rows when the case is reassigned.
-        jdbc.update("UPDATE kinship_options SET assigned_worker_sub = 'w-2' WHERE id = ?::uuid", first.text("id"));
+        // The projector reassigns the case: its rows are the new assignee's now.
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s-1", 2)));
 
         Reply replay = api.send(kinshipCreate(caseId, "w-1", key, KINSHIP));
 

@@ -101,19 +101,22 @@ class PlacementApiIntegrationTests {
         assertThat(again.code()).isEqualTo("INVALID_TRANSITION");
     }
 
+    /** Each row is authorized against its case's projection row, whatever the row's copy says (decision 29). */
     @Test
     void shouldListOnlyThePlacementsTheCallerMayRead() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID current = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
-        Rows.placement(caseId).worker("w-0").supervisor("s-1").revision(0).insert(jdbc);
+        UUID staleCopy = Rows.placement(caseId).worker("w-0").supervisor("s-1").revision(0).insert(jdbc);
 
         Reply worker = api.get("/cases/" + caseId + "/placements", TestTokens.caseworker("w-1").token());
+        Reply formerWorker = api.get("/cases/" + caseId + "/placements", TestTokens.caseworker("w-0").token());
         Reply supervisor = api.get("/cases/" + caseId + "/placements", TestTokens.supervisor("s-9").token());
         Reply texasSupervisor = api.get("/cases/" + caseId + "/placements",
                 TestTokens.supervisor("s-9").jurisdiction("texas").token());
 
         assertThat(worker.json().path("items").valueStream().map(p -> p.path("id").asString()))
-                .containsExactly(current.toString());
+                .containsExactlyInAnyOrder(current.toString(), staleCopy.toString());
+        assertThat(formerWorker.json().path("items").size()).as("a copy naming w-0 grants w-0 nothing").isZero();
         assertThat(supervisor.json().path("items").size()).isEqualTo(2);
         assertThat(texasSupervisor.json().path("items").size()).isZero();
     }

@@ -20,6 +20,7 @@ import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,6 +43,9 @@ class RulesetReplacementIntegrationTests {
     @LocalServerPort
     int port;
 
+    @LocalManagementPort
+    int managementPort;
+
     @Autowired
     RulesetRegistry registry;
 
@@ -62,7 +66,7 @@ class RulesetReplacementIntegrationTests {
 
         await().atMost(Duration.ofSeconds(10)).alias("georgia 2.0.0 to allow the read")
                 .until(() -> api.get(placement, otherCaseworker).status() == 200);
-        assertThat(api.get("/actuator/info", otherCaseworker).json().path("rulesets").path("georgia").asString())
+        assertThat(new ApiClient(managementPort).get("/actuator/info", null).json().path("rulesets").path("georgia").asString())
                 .isEqualTo("2.0.0");
 
         replace("georgia.yaml", RulesetRegistryTests.permissive("georgia", "3.0.0")

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Load-time vetting of conditions (ADR-060 D5 and D2, enforced): which resource fields a condition
@@ -97,6 +98,15 @@ class RulesetVettingTests {
             "size(resource) > 0                                   | resource as a whole",
             "claims.email == 'x'                                  | claims.email, which no caller carries",
             "claims.roles.exists(r, r == 'admin') && claims == {} | claims as a whole",
+            // root-qualified names refuse what the plain names refuse, under a shadowing variable too
+            "size(.resource) > 0                                            | resource as a whole",
+            "claims.roles.exists(resource, size(.resource) > 0)             | resource as a whole",
+            "claims.roles.exists(claims, .claims == {})                     | claims as a whole",
+            "claims.roles.exists(resource, .resource.attrs.capacity == 1)   | resource.attrs.capacity",
+            "claims.roles.exists(claims, .claims.email == 'x')              | claims.email, which no caller carries",
+            ".resource.owner == 'x'                                         | resource.owner, which is not a resource field",
+            "claims.roles.exists(resource, claims.admin_units.exists(u, .resource.attrs.admin_unit == u)) | iterates inside an iteration",
+            "cel.bind(resource, 'x', .resource.attrs.admin_unit == resource) | cel",
     })
     void shouldRefuseEveryVariablePathTheServiceCannotName(String condition, String message) {
         assertThatThrownBy(() -> service.compile(ruleset("foster_home", condition), "georgia", "test"))
@@ -112,6 +122,34 @@ class RulesetVettingTests {
                 "georgia", "test");
 
         assertThat(indexed.reads(ResourceType.FOSTER_HOME, Action.UPDATE)).containsExactly(ADMIN_UNIT);
+    }
+
+    /**
+     * A leading dot names the root scope: {@code .resource} is the global even where a comprehension's
+     * variable is called {@code resource}, so it is read like a plain {@code resource} and lands in the compare.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+            ".resource.attrs.admin_unit == 'unit-1'",
+            "claims.roles.exists(resource, resource == 'x' && .resource.attrs.admin_unit == 'unit-1')",
+            "claims.roles.exists(resource, .resource['attrs']['admin_unit'] == resource)",
+            "claims.roles.exists(resource, has(.resource.attrs.admin_unit))",
+            "claims.roles.all(claims, .resource.attrs.admin_unit != '' && .claims.sub != '')",
+            "claims.roles.map(resource, .resource.attrs.admin_unit).size() > 0",
+    })
+    void shouldReadARootQualifiedResourceLikeAPlainOneEvenUnderAShadowingVariable(String condition) throws InvalidRuleset {
+        Ruleset ruleset = service.compile(ruleset("foster_home", condition), "georgia", "test");
+
+        assertThat(ruleset.reads(ResourceType.FOSTER_HOME, Action.UPDATE)).containsExactly(ADMIN_UNIT);
+    }
+
+    @Test
+    void shouldStillLetAPlainNameUnderAShadowingVariableReadTheLocal() throws InvalidRuleset {
+        Ruleset ruleset = service.compile(ruleset("foster_home",
+                "claims.roles.exists(resource, resource == 'admin') && has(resource.attrs.license_status)"), "georgia", "test");
+
+        assertThat(ruleset.reads(ResourceType.FOSTER_HOME, Action.UPDATE))
+                .containsExactly(ResourceField.attribute("license_status"));
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -37,6 +38,9 @@ class ContainerErrorsIntegrationTests {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     private final String admin = "Authorization: Bearer " + TestTokens.admin("a-1").token();
     private final String placement = "/placements/" + UUID.randomUUID();
@@ -87,7 +91,7 @@ class ContainerErrorsIntegrationTests {
 
     @Test
     void shouldReadABlankAcceptAsAnyMediaTypeEvenOnThePrometheusScrape() {
-        RawHttp.Answer scrape = http.send("GET /actuator/prometheus HTTP/1.1\r\nAccept: \r\n" + admin);
+        RawHttp.Answer scrape = new RawHttp(managementPort).send("GET /actuator/prometheus HTTP/1.1\r\nAccept: ");
 
         assertThat(scrape.status()).as(scrape.body()).isEqualTo(200);
         assertProblem(http.send("GET " + placement + " HTTP/1.1\r\nAccept: \r\n" + admin), 404, "NOT_FOUND");
@@ -120,7 +124,7 @@ class ContainerErrorsIntegrationTests {
         assertProblem(http.send("POST /foster-homes HTTP/1.1\r\n" + admin + "\r\nContent-Type: */*", "{}".getBytes()),
                 415, "UNSUPPORTED_MEDIA_TYPE");
         assertProblem(http.send("GET /error HTTP/1.1"), 404, "NOT_FOUND");
-        assertProblem(http.send("GET /actuator/health?x=% HTTP/1.1"), 400, "BAD_REQUEST");
+        assertProblem(http.send("GET /readyz?x=% HTTP/1.1"), 400, "BAD_REQUEST");
         assertProblem(http.send("POST /actuator/beans HTTP/1.1\r\n" + admin), 404, "NOT_FOUND");
     }
 
@@ -129,7 +133,7 @@ class ContainerErrorsIntegrationTests {
         RawHttp.Answer echoed = http.send("GET /no-such-thing HTTP/1.1\r\n" + admin + "\r\nX-Request-Id: trace-42.a_B");
         RawHttp.Answer replaced = http.send("GET /no-such-thing HTTP/1.1\r\n" + admin + "\r\nX-Request-Id: a b<script>");
         RawHttp.Answer tooLong = http.send("GET /no-such-thing HTTP/1.1\r\n" + admin + "\r\nX-Request-Id: " + "a".repeat(65));
-        RawHttp.Answer success = http.send("GET /actuator/health HTTP/1.1\r\nX-Request-Id: probe-1");
+        RawHttp.Answer success = http.send("GET /readyz HTTP/1.1\r\nX-Request-Id: probe-1");
 
         assertThat(echoed.header(RequestIds.HEADER)).hasValue("trace-42.a_B");
         assertThat(json(echoed).path("request_id").asString()).isEqualTo("trace-42.a_B");

@@ -106,6 +106,18 @@ class StrictTokensIntegrationTests {
         assertUnauthorized(TestTokens.admin("a-1").claim("sub", Map.of("id", "a-1")));
     }
 
+    /** Roles and admin units are stored in refusal and write records, so they obey the subject's text rules. */
+    @Test
+    void shouldRefuse401RolesOrAdminUnitsWithANulAControlCharacterOrAnOverlongElement() {
+        assertUnauthorized(TestTokens.subject("a-1").claim("roles", List.of("admin", "x\u0000y")));
+        assertUnauthorized(TestTokens.subject("a-1").claim("roles", List.of("admin\u0085")));
+        assertUnauthorized(TestTokens.countyDirector("d-1").claim("admin_units", List.of("unit-1", "a\nb")));
+        assertUnauthorized(TestTokens.countyDirector("d-1").claim("admin_units", List.of("u".repeat(TokenRules.MAX_SUBJECT_LENGTH + 1))));
+        assertThat(api.post("/foster-homes", TestTokens.subject("a-1").claim("roles", List.of("admin", "\u0000")).token(),
+                "{\"name\": \"Oak\", \"license_number\": \"GA-NUL-1\", \"admin_unit\": \"unit-1\"}").status())
+                .as("a create whose record would carry the NUL role").isEqualTo(401);
+    }
+
     @Test
     void shouldRefuse401AJurisdictionNoRulesetServes() {
         assertUnauthorized(TestTokens.admin("a-1").jurisdiction("atlantis"));

@@ -66,6 +66,22 @@ class TokenRulesTests {
                 .contains("admin_units");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "a\u0000b", "a\tb", "a\nb", "\u001b[31m", "a\u007fb", "a\u0085b", "a\ud800b", "a\udc00"})
+    void shouldRefuseRolesOrAdminUnitsWithAnElementThatIsNotASubjectLikeText(String element) {
+        assertThat(validate(claims -> claims.put("roles", List.of("caseworker", element)))).contains("roles");
+        assertThat(validate(claims -> claims.put("admin_units", List.of(element, "unit-1")))).contains("admin_units");
+    }
+
+    @Test
+    void shouldRefuseAnOverlongRoleOrAdminUnitButAcceptOneAtTheLimit() {
+        String atLimit = "r".repeat(TokenRules.MAX_SUBJECT_LENGTH);
+        assertThat(validate(claims -> claims.put("roles", List.of(atLimit)))).isEmpty();
+        assertThat(validate(claims -> claims.put("admin_units", List.of("Zoë 🦊", atLimit)))).isEmpty();
+        assertThat(validate(claims -> claims.put("roles", List.of(atLimit + "r")))).contains("roles");
+        assertThat(validate(claims -> claims.put("admin_units", List.of(atLimit + "u")))).contains("admin_units");
+    }
+
     @Test
     void shouldRequireAJurisdictionARulesetServes() {
         assertThat(validate(claims -> claims.remove("jurisdiction"))).contains("jurisdiction");

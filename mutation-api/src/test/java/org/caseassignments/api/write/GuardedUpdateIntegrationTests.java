@@ -131,6 +131,35 @@ class GuardedUpdateIntegrationTests {
      * of both the version it read and the version the reassignment produces (it read both) may list
      * them. Only the staleness gate stands between the stale decision and the write then.
      */
+    /**
+     * After a rebuild swap or an undo lowered the case (projection at revision 3, w-new), a row's copy left
+     * ahead (revision 7, w-old) is not an authority: the projection row the write holds {@code FOR SHARE} decides.
+     */
+    @Test
+    void shouldAuthorizeAgainstTheProjectionWhenARowsCopyOfTheAssignmentIsAheadOfIt() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-new", "s-1", 3);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(7).insert(jdbc);
+        UUID option = Rows.kinshipOption(caseId).worker("w-old").supervisor("s-1").revision(7).insert(jdbc);
+        String formerAssignee = TestTokens.caseworker("w-old").token();
+        String assignee = TestTokens.caseworker("w-new").token();
+
+        Reply formerPatch = api.patch("/placements/" + placement, formerAssignee, TestETags.placement(placement, 1),
+                "{\"status\": \"ACTIVE\"}");
+        Reply formerRead = api.get("/placements/" + placement, formerAssignee);
+        Reply formerDelete = api.delete("/kinship-options/" + option, formerAssignee, TestETags.kinshipOption(option, 1));
+        Reply patch = api.patch("/placements/" + placement, assignee, TestETags.placement(placement, 1),
+                "{\"status\": \"ACTIVE\"}");
+
+        assertThat(formerPatch.status()).as(formerPatch.toString()).isEqualTo(403);
+        assertThat(formerRead.status()).as(formerRead.toString()).isEqualTo(403);
+        assertThat(formerDelete.status()).as(formerDelete.toString()).isEqualTo(403);
+        assertThat(patch.status()).as(patch.toString()).isEqualTo(200);
+        assertThat(patch.text("assigned_worker_sub")).isEqualTo("w-new");
+        assertThat(jdbc.queryForMap("SELECT assigned_worker_sub, assignment_revision FROM placements WHERE id = ?", placement))
+                .as("the write repairs the copy to the projection it was authorized against")
+                .containsEntry("assigned_worker_sub", "w-new").containsEntry("assignment_revision", 3L);
+    }
+
     @Test
     void shouldRefuse409EvenWhenIfMatchAlsoListsTheVersionTheReassignmentProduces() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);

@@ -1,0 +1,83 @@
+package org.caseassignments.api.audit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * How many refusal records one subject gets: the first {@code budget} refusals of a subject in a window of
+ * {@code window} (which starts at its first refusal) are recorded one by one; the rest are only counted,
+ * and once the window is over one summary record says how many more there were. Any token, even one with
+ * no roles, can be refused at no cost to itself; without a budget one subject could fill the audit table
+ * and the writer's queue with its own refusals.
+ */
+final class RefusalBudget {
+
+    /** One subject's current window: what it recorded, what it held back, and the last refusal held back. */
+    private record Window(Instant start, int recorded, int held, AuditEntry last) {
+
+        Window admitted() {
+            return new Window(start, recorded + 1, held, last);
+        }
+
+        Window holding(AuditEntry refusal) {
+            return new Window(start, recorded, held + 1, refusal);
+        }
+    }
+
+    private final int budget;
+    private final Duration window;
+    private final Clock clock;
+    private final Map<String, Window> windows = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<AuditEntry> summaries = new ConcurrentLinkedQueue<>();
+
+    RefusalBudget(int budget, Duration window, Clock clock) {
+        this.budget = budget;
+        this.window = window;
+        this.clock = clock;
+    }
+
+    /** Whether this refusal is recorded; when not, it is counted towards its subject's summary. */
+    boolean admit(AuditEntry refusal) {
+        Instant now = clock.instant();
+        Window after = windows.compute(refusal.callerSub(), (sub, current) -> {
+            if (current == null || !now.isBefore(current.start().plus(window))) {
+                close(current, now);
+                return new Window(now, 1, 0, null);
+            }
+            return current.recorded() < budget ? current.admitted() : current.holding(refusal);
+        });
+        // held back exactly when it became the window's last held refusal
+        return after.last() != refusal;
+    }
+
+    /** The summaries of every window that is over, and forgets those windows. */
+    List<AuditEntry> closeExpired() {
+        Instant now = clock.instant();
+        for (String sub : windows.keySet()) {
+            windows.computeIfPresent(sub, (key, current) -> {
+                if (now.isBefore(current.start().plus(window))) {
+                    return current;
+                }
+                close(current, now);
+                return null;
+            });
+        }
+        List<AuditEntry> due = new ArrayList<>();
+        for (AuditEntry summary; (summary = summaries.poll()) != null; ) {
+            due.add(summary);
+        }
+        return due;
+    }
+
+    private void close(Window over, Instant now) {
+        if (over != null && over.held() > 0) {
+            summaries.add(over.last().summarising(over.held(), now));
+        }
+    }
+}
