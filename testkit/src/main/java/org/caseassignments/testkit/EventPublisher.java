@@ -62,6 +62,13 @@ public final class EventPublisher implements AutoCloseable {
         return await(rawProducer.send(new ProducerRecord<>(topic, key, value)));
     }
 
+    /** Sends raw bytes as a record value with the given headers (UTF-8), e.g. an upstream's {@code traceparent}. */
+    public RecordMetadata publishRaw(String topic, String key, byte[] value, Map<String, String> headers) {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, value);
+        headers.forEach((name, text) -> record.headers().add(name, text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return await(rawProducer.send(record));
+    }
+
     private static RecordMetadata await(java.util.concurrent.Future<RecordMetadata> future) {
         try {
             return future.get(30, TimeUnit.SECONDS);

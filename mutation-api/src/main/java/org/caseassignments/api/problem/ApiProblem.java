@@ -11,15 +11,21 @@ public class ApiProblem extends RuntimeException {
 
     private final ProblemCode code;
     private final transient List<FieldError> errors;
+    private final transient List<String> changed;
 
     public ApiProblem(ProblemCode code, String detail) {
         this(code, detail, List.of());
     }
 
     public ApiProblem(ProblemCode code, String detail, List<FieldError> errors) {
+        this(code, detail, errors, List.of());
+    }
+
+    private ApiProblem(ProblemCode code, String detail, List<FieldError> errors, List<String> changed) {
         super(detail, null, false, false);
         this.code = code;
         this.errors = List.copyOf(errors);
+        this.changed = List.copyOf(changed);
     }
 
     public static ApiProblem notFound(String what, UUID id) {
@@ -39,7 +45,8 @@ public class ApiProblem extends RuntimeException {
      */
     public static ApiProblem changedSinceAuthorization(String what, List<String> changed) {
         return new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, what + " changed since authorization"
-                + (changed.isEmpty() ? "" : " (" + String.join(", ", changed) + ")") + " — re-read and retry");
+                + (changed.isEmpty() ? "" : " (" + String.join(", ", changed) + ")") + " — re-read and retry",
+                List.of(), changed);
     }
 
     public ProblemCode code() {
@@ -48,5 +55,10 @@ public class ApiProblem extends RuntimeException {
 
     public List<FieldError> errors() {
         return errors;
+    }
+
+    /** For 409 {@code CONCURRENT_MODIFICATION}: the fields that changed since authorization; empty otherwise. */
+    public List<String> changed() {
+        return changed;
     }
 }

@@ -2,6 +2,8 @@ package org.caseassignments.projector.stream;
 
 import java.util.Map;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -80,10 +82,14 @@ class StreamsConfiguration {
     }
 
     @Bean
-    StreamsBuilderFactoryBeanConfigurer streamsLifecycle() {
+    StreamsBuilderFactoryBeanConfigurer streamsLifecycle(MeterRegistry meters) {
+        Counter replaced = Counter.builder("case_assignments.stream_threads.replaced")
+                .description("stream threads that failed and were replaced; their tasks re-read from the last commit")
+                .register(meters);
         return factoryBean -> {
             // A failed stream thread is replaced; its tasks resume from their last commit, nothing is skipped.
             factoryBean.setStreamsUncaughtExceptionHandler(e -> {
+                replaced.increment();
                 log.error("Stream thread failed; replacing it, its tasks resume from their last commit", e);
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
