@@ -73,11 +73,13 @@ public final class OpsDefinitions {
         return all;
     }
 
-    /** The metric names a service's dashboard panels and alert expressions select. */
+    /** The metric names a service's dashboard panels and alert expressions (if it has rules) select. */
     public static Set<String> metricNames(String service) {
         Set<String> names = new TreeSet<>();
         panelExpressions(dashboard(service)).values().forEach(exprs -> exprs.forEach(e -> names.addAll(PromQl.metricNames(e))));
-        alertRules(rules(service)).forEach(rule -> names.addAll(PromQl.metricNames(String.valueOf(rule.get("expr")))));
+        if (Files.exists(rules(service))) {
+            alertRules(rules(service)).forEach(rule -> names.addAll(PromQl.metricNames(String.valueOf(rule.get("expr")))));
+        }
         return names;
     }
 

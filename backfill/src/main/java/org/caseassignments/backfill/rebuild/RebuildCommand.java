@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -92,6 +92,7 @@ public class RebuildCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final MeterRegistry meters;
     private final KafkaProperties kafka;
     private final RebuildProperties properties;
     private final JdbcTemplate jdbc;
@@ -99,7 +100,8 @@ public class RebuildCommand implements Callable<Integer> {
     private final ShadowTables tables;
 
     RebuildCommand(KafkaProperties kafka, RebuildProperties properties, JdbcTemplate jdbc,
-                   PlatformTransactionManager transactions) {
+                   PlatformTransactionManager transactions, MeterRegistry meters) {
+        this.meters = meters;
         this.kafka = kafka;
         this.properties = properties;
         this.jdbc = jdbc;
@@ -139,7 +141,7 @@ public class RebuildCommand implements Callable<Integer> {
         // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
         nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
         BatchWriter writer = BatchWriter.once(nested, AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW),
-                new IngestMetrics(new SimpleMeterRegistry(), "rebuild"));
+                new IngestMetrics(meters, "rebuild"));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(kafka), writer, batchSize);

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -78,14 +78,15 @@ class ReplayCommand implements Callable<Integer> {
 
     private final KafkaProperties kafka;
     private final ReplayProperties properties;
+    private final IngestMetrics metrics;
     private final BatchWriter applier;
 
     ReplayCommand(KafkaProperties kafka, ReplayProperties properties, AssignmentWriter writer,
-                  PlatformTransactionManager transactions) {
+                  PlatformTransactionManager transactions, MeterRegistry meters) {
         this.kafka = kafka;
         this.properties = properties;
-        this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer,
-                new IngestMetrics(new SimpleMeterRegistry(), "replay"));
+        this.metrics = new IngestMetrics(meters, "replay");
+        this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
     }
 
     @Override
@@ -100,7 +101,7 @@ class ReplayCommand implements Callable<Integer> {
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(kafka), applier);
+                    EventTopics.reader(kafka), applier, metrics);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
             report(out, eventTopics, groupId, dlq, totals);
