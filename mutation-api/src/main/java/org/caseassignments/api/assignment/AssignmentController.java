@@ -2,6 +2,7 @@ package org.caseassignments.api.assignment;
 
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Operation;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.security.Caller;
@@ -29,6 +30,7 @@ class AssignmentController {
         this.policy = policy;
     }
 
+    @Operation(summary = "Read a case's assignment as the projection holds it")
     @GetMapping("/cases/{caseId}/assignment")
     AssignmentResponse get(Caller caller, @PathVariable UUID caseId) {
         CaseAssignment assignment = assignments.read(caseId);

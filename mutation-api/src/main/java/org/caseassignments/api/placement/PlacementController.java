@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.EntityTags;
@@ -51,6 +52,7 @@ class PlacementController {
     }
 
     /** Creates a PROPOSED placement; its assignment comes from the case's projection row, never from the caller. */
+    @Operation(summary = "Create a PROPOSED placement for a case")
     @PostMapping("/cases/{caseId}/placements")
     ResponseEntity<PlacementResponse> create(Caller caller, @PathVariable UUID caseId,
                                              @Valid @RequestBody CreatePlacementRequest request,
@@ -75,6 +77,7 @@ class PlacementController {
                         PlacementResponse.of(created))));
     }
 
+    @Operation(summary = "Read one placement")
     @GetMapping("/placements/{id}")
     ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
@@ -83,6 +86,7 @@ class PlacementController {
     }
 
     /** The case's placements the caller may read. */
+    @Operation(summary = "List the case's placements the caller may read")
     @GetMapping("/cases/{caseId}/placements")
     List<PlacementResponse> list(Caller caller, @PathVariable UUID caseId) {
         return placements.listByCase(caseId).stream()
@@ -92,6 +96,7 @@ class PlacementController {
     }
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears it. */
+    @Operation(summary = "Change a placement")
     @PatchMapping(path = "/placements/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<PlacementResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
