@@ -71,6 +71,12 @@ class MutationApiOperationsIntegrationTests {
         });
         assertThat(named).contains("api_projection_age_seconds_bucket", "audit_partitions_ahead_months",
                 "api_stale_authorizations_total", "cache_gets_total");
+        // and the new meters count what happened: two decisions read the projection (the retry replays the first
+        // create, which read it too), one 412, and the three months the partition check keeps ahead
+        String scrape = scrape();
+        assertThat(scrape).containsPattern("(?m)^api_projection_age_seconds_count\\{[^}]*\\} 3$")
+                .containsPattern("(?m)^api_refusals_total\\{[^}]*reason=\"precondition_failed\"[^}]*\\} 1\\.0$")
+                .containsPattern("(?m)^audit_partitions_ahead_months\\{[^}]*\\} 3\\.0$");
     }
 
     private String scrape() {

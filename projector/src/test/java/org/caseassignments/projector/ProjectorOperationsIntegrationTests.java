@@ -100,6 +100,8 @@ class ProjectorOperationsIntegrationTests {
                     + "but not in /actuator/prometheus").isEmpty();
         });
         assertThat(named).contains("case_assignments_lag_end_to_end_seconds_bucket", "case_assignments_projector_ready");
+        // and the new gauge says what the readiness probe says
+        assertThat(scrape()).containsPattern("(?m)^case_assignments_projector_ready\\{[^}]*\\} 1\\.0$");
     }
 
     @Test
