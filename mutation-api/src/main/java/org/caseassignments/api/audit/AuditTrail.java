@@ -6,7 +6,6 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.PolicyDenied;
