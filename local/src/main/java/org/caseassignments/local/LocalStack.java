@@ -142,7 +142,9 @@ public final class LocalStack implements Callable<Integer> {
         return Map.of(
                 "DATABASE_URL", database.jdbcUrl(),
                 "DATABASE_USERNAME", database.username(),
-                "DATABASE_PASSWORD", database.password());
+                "DATABASE_PASSWORD", database.password(),
+                // a person reads these logs: the human-readable pattern instead of the JSON lines of production
+                "LOG_FORMAT", "");
     }
 
     private <T extends AutoCloseable> T track(T resource) {

@@ -60,12 +60,19 @@ public final class EventPublisher implements AutoCloseable {
 
     /** Sends raw bytes as a record value, e.g. a corrupt or foreign payload. */
     public RecordMetadata publishRaw(String topic, String key, byte[] value) {
-        return publishRaw(topic, key, value, null);
+        return publishRaw(topic, key, value, (Iterable<Header>) null);
     }
 
     /** Sends raw bytes as a record value, with these headers. */
     public RecordMetadata publishRaw(String topic, String key, byte[] value, Iterable<Header> headers) {
         return await(rawProducer.send(new ProducerRecord<>(topic, null, key, value, headers)));
+    }
+
+    /** Sends raw bytes as a record value with the given headers (UTF-8), e.g. an upstream's {@code traceparent}. */
+    public RecordMetadata publishRaw(String topic, String key, byte[] value, Map<String, String> headers) {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, value);
+        headers.forEach((name, text) -> record.headers().add(name, text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return await(rawProducer.send(record));
     }
 
     private static RecordMetadata await(java.util.concurrent.Future<RecordMetadata> future) {

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.progress.Progress;
@@ -92,9 +92,9 @@ class AssignmentsCommand implements Callable<Integer> {
 
     private final BatchWriter writer;
 
-    AssignmentsCommand(AssignmentWriter writer, PlatformTransactionManager transactions) {
+    AssignmentsCommand(AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
         this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
-                new IngestMetrics(new SimpleMeterRegistry(), "snapshot"));
+                new IngestMetrics(meters, "snapshot"));
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -106,6 +106,7 @@ public class RebuildCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final MeterRegistry meters;
     private final KafkaProperties kafka;
     private final SchemaRegistryProperties registry;
     private final RebuildProperties properties;
@@ -114,7 +115,8 @@ public class RebuildCommand implements Callable<Integer> {
     private final ShadowTables tables;
 
     RebuildCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RebuildProperties properties,
-                   JdbcTemplate jdbc, PlatformTransactionManager transactions) {
+                   JdbcTemplate jdbc, PlatformTransactionManager transactions, MeterRegistry meters) {
+        this.meters = meters;
         this.kafka = kafka;
         this.registry = registry;
         this.properties = properties;
@@ -168,7 +170,7 @@ public class RebuildCommand implements Callable<Integer> {
             // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
             nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
             AssignmentWriter shadowWriter = AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW);
-            BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(new SimpleMeterRegistry(), "rebuild"));
+            BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(meters, "rebuild"));
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(serde), writer, batchSize);
             shadow.startAtTheBeginning(partitions);

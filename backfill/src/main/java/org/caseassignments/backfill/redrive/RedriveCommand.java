@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -93,12 +93,12 @@ class RedriveCommand implements Callable<Integer> {
     private final BatchWriter writer;
 
     RedriveCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RedriveProperties properties,
-                   AssignmentWriter writer, PlatformTransactionManager transactions) {
+                   AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
         this.kafka = kafka;
         this.registry = registry;
         this.defaultDeadLetterTopic = properties.deadLetterTopic();
         this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
-                new IngestMetrics(new SimpleMeterRegistry(), "redrive"));
+                new IngestMetrics(meters, "redrive"));
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -81,15 +81,16 @@ class ReplayCommand implements Callable<Integer> {
     private final KafkaProperties kafka;
     private final SchemaRegistryProperties registry;
     private final ReplayProperties properties;
+    private final IngestMetrics metrics;
     private final BatchWriter applier;
 
     ReplayCommand(KafkaProperties kafka, SchemaRegistryProperties registry, ReplayProperties properties,
-                  AssignmentWriter writer, PlatformTransactionManager transactions) {
+                  AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
         this.kafka = kafka;
         this.registry = registry;
         this.properties = properties;
-        this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer,
-                new IngestMetrics(new SimpleMeterRegistry(), "replay"));
+        this.metrics = new IngestMetrics(meters, "replay");
+        this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
     }
 
     @Override
@@ -105,7 +106,7 @@ class ReplayCommand implements Callable<Integer> {
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(serde), applier);
+                    EventTopics.reader(serde), applier, metrics);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             EventTopics.requireReadableFraming(consumer, replay.ends(), serde);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));

@@ -27,6 +27,7 @@ import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
+import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
@@ -59,10 +60,12 @@ final class ReplayRun {
     private long applied;
     private long unchanged;
     private long deadLettered;
+    private final IngestMetrics metrics;
 
     /** @param maxMessageBytes the size a dead letter is cut to, the dead-letter producer's {@code max.request.size} */
     ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
-              int maxMessageBytes, CaseEventReader reader, BatchWriter applier) {
+              int maxMessageBytes, CaseEventReader reader, BatchWriter applier, IngestMetrics metrics) {
+        this.metrics = metrics;
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.deadLetterTopic = deadLetterTopic;
@@ -122,6 +125,7 @@ final class ReplayRun {
                 } else if (ingested instanceof Ingested.Rejected rejected) {
                     sent.add(sendDeadLetter(DeadLetters.letter(record.key(), record.value(), record.headers(),
                             rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes)));
+                    metrics.deadLettered(rejected.rejection());
                     deadLettered++;
                 }
             }
@@ -137,6 +141,7 @@ final class ReplayRun {
                     sent.add(sendDeadLetter(BatchWriter.refusedLetter(record.key(), record.value(), record.headers(),
                             refused.item().accepted().update(), refused.rejection(), record.topic(), record.partition(),
                             record.offset(), maxMessageBytes)));
+                    metrics.deadLettered(BatchWriter.rejection(refused.item().accepted().update(), refused.rejection()));
                     deadLettered++;
                 }
             }

@@ -2,8 +2,12 @@ package org.caseassignments.api.assignment;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -18,6 +22,19 @@ public class CaseAssignments {
               FROM case_assignments
              WHERE case_id = ?
             """;
+
+    /**
+     * The row as a decision reads it, with how long ago the projection wrote it, by the database's clock:
+     * what an operator compares with the projector's lag to see what the API authorizes against.
+     */
+    private static final String READ = """
+            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction,
+                   (EXTRACT(EPOCH FROM statement_timestamp() - updated_at) * 1000)::bigint AS age_millis
+              FROM case_assignments
+             WHERE case_id = ?
+            """;
+
+    static final String AGE_METRIC = "api.projection.age";
 
     /** Blocks the projector's upsert of this row (it takes a row lock first) until the holder commits. */
     private static final String FIND_FOR_SHARE = FIND + " FOR SHARE";
@@ -71,15 +88,28 @@ public class CaseAssignments {
     }
 
     private final JdbcTemplate jdbc;
+    private final Timer age;
 
-    CaseAssignments(JdbcTemplate jdbc) {
+    CaseAssignments(JdbcTemplate jdbc, MeterRegistry meters) {
         this.jdbc = jdbc;
+        this.age = Timer.builder(AGE_METRIC)
+                .description("how long before a decision the projection wrote the assignment it authorized against")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofDays(30)).register(meters);
     }
 
-    /** The projection as it is now, unknown when there is no row; read from the pool, never in a transaction. */
+    /**
+     * The projection as it is now, unknown when there is no row; read from the pool, never in a transaction,
+     * to decide on. Records the age of a known row in {@code api.projection.age}.
+     */
     public CaseAssignment read(UUID caseId) {
-        return jdbc.query(FIND, CaseAssignments::map, caseId).stream().findFirst()
-                .orElseGet(() -> CaseAssignment.unknown(caseId));
+        return jdbc.query(READ, (rs, row) -> {
+            CaseAssignment assignment = map(rs, row);
+            if (assignment.known()) {
+                age.record(Duration.ofMillis(Math.max(0, rs.getLong("age_millis"))));
+            }
+            return assignment;
+        }, caseId).stream().findFirst().orElseGet(() -> CaseAssignment.unknown(caseId));
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Operation;
 import org.caseassignments.api.audit.AuditRecords.AuditQuery;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
@@ -51,6 +52,7 @@ class AuditController {
      * @param cursor     the {@code next_cursor} of the previous page, with the same filters
      * @param limit      records per page, 1 to {@code api.audit.max-page-size}; 100 by default
      */
+    @Operation(summary = "Read the jurisdiction's audit records, newest first")
     @GetMapping("/audit")
     AuditPage list(Caller caller,
                    @RequestParam(name = "resource_id", required = false) UUID resourceId,

@@ -40,6 +40,16 @@ class AuditRecords {
 
     private static final String ENSURE_PARTITIONS = "SELECT audit_records_ensure_partitions(?)";
 
+    /**
+     * Whole months after the current one (UTC) that have a partition, counted from the next month up to the
+     * first one without: 0 means a write fails from the first of next month. Names as the function makes them.
+     */
+    private static final String MONTHS_AHEAD = """
+            SELECT coalesce(min(m) - 1, 120)
+              FROM generate_series(1, 121) AS m
+             WHERE to_regclass(quote_ident('audit_records_' || to_char(
+                       date_trunc('month', now() AT TIME ZONE 'UTC') + make_interval(months => m), '"y"YYYY"m"MM'))) IS NULL""";
+
     private static final String SELECT = """
             SELECT id, recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction,
                    action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id,
@@ -85,6 +95,11 @@ class AuditRecords {
     int ensurePartitions(int monthsAhead) {
         Integer created = jdbc.queryForObject(ENSURE_PARTITIONS, Integer.class, monthsAhead);
         return created == null ? 0 : created;
+    }
+
+    int monthsAhead() {
+        Integer months = jdbc.queryForObject(MONTHS_AHEAD, Integer.class);
+        return months == null ? 0 : months;
     }
 
     /** One page of a jurisdiction's records, newest first, strictly after {@code cursor} when given. */

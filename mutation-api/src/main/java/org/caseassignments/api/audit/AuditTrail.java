@@ -2,12 +2,16 @@ package org.caseassignments.api.audit;
 
 import java.time.Clock;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.PolicyDenied;
+import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
 import org.caseassignments.api.problem.ApiProblem;
@@ -22,6 +26,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * What the write paths tell the audit trail. A write's record is inserted on the write's own connection,
  * inside its transaction, after the write: it commits exactly when the write does. A refusal's record
  * is handed to the {@link RefusalWriter}, never written on the refused request's thread or pool.
+ * Every refusal is counted ({@code api.refusals} by reason), and every 409 {@code CONCURRENT_MODIFICATION}
+ * by each field that changed ({@code api.stale_authorizations}): a staleness refusal is "transient and
+ * retriable" only while it is rare, and the field says which writer moved it.
  */
 @Component
 public class AuditTrail {
@@ -33,11 +40,22 @@ public class AuditTrail {
     private final AuditRecords records;
     private final RefusalWriter refusals;
     private final Clock clock;
+    private final MeterRegistry meters;
 
-    AuditTrail(AuditRecords records, RefusalWriter refusals) {
+    static final String REFUSALS_METRIC = "api.refusals";
+    static final String STALE_METRIC = "api.stale_authorizations";
+
+    AuditTrail(AuditRecords records, RefusalWriter refusals, MeterRegistry meters) {
         this.records = records;
         this.refusals = refusals;
         this.clock = Clock.systemUTC();
+        this.meters = meters;
+        // present from the start, so a dashboard shows 0 and a rate is defined before the first refusal
+        List.of(403, 409, 412).forEach(this::refusalCounter);
+        for (ResourceField field : List.of(ResourceField.ASSIGNED_WORKER_SUB, ResourceField.SUPERVISOR_SUB,
+                ResourceField.JURISDICTION)) {
+            staleCounter(field.path());
+        }
     }
 
     /**
@@ -106,16 +124,35 @@ public class AuditTrail {
         }
         refused(caller, action, resource, authorization, problem.code().status().value(), problem.code().name(),
                 rowVersionBefore);
+        problem.changed().forEach(field -> staleCounter(field).increment());
         return true;
     }
 
     private void refused(Caller caller, AuditAction action, ResourceRef resource, Decision decision, int status,
                          String code, Long rowVersionBefore) {
+        refusalCounter(status).increment();
         refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, status, code, caller.sub(),
                 caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(),
                 resource.caseId(), decision == null ? null : decision.jurisdiction(),
                 decision == null ? null : decision.rulesetVersion(), decision == null ? null : decision.ruleId(), null,
                 null, null, null, rowVersionBefore, null, null, null));
+    }
+
+    private Counter refusalCounter(int status) {
+        String reason = switch (status) {
+            case 403 -> "denied";
+            case 409 -> "concurrent_modification";
+            case 412 -> "precondition_failed";
+            default -> throw new IllegalArgumentException("not a recorded refusal: " + status);
+        };
+        return Counter.builder(REFUSALS_METRIC).description("writes refused after the request was read, by reason")
+                .tag("reason", reason).register(meters);
+    }
+
+    private Counter staleCounter(String field) {
+        return Counter.builder(STALE_METRIC)
+                .description("409 CONCURRENT_MODIFICATION refusals, by each field that changed since authorization")
+                .tag("field", field).register(meters);
     }
 
     private void insert(AuditEntry entry, OneRoundTrip.Along along) {

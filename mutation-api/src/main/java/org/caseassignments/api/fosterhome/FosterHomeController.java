@@ -3,6 +3,7 @@ package org.caseassignments.api.fosterhome;
 import java.net.URI;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.audit.AuditAction;
@@ -62,6 +63,7 @@ class FosterHomeController {
      * and its audit record in one transaction (with an Idempotency-Key, also the key's claim and record); a
      * duplicate license number is 409.
      */
+    @Operation(summary = "Create a foster home with a PENDING license")
     @PostMapping("/foster-homes")
     ResponseEntity<FosterHomeResponse> create(Caller caller, @Valid @RequestBody CreateFosterHomeRequest request,
                                               HttpServletRequest http) {
@@ -88,6 +90,7 @@ class FosterHomeController {
         }));
     }
 
+    @Operation(summary = "Read one foster home")
     @GetMapping("/foster-homes/{id}")
     ResponseEntity<FosterHomeResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         FosterHome home = homes.find(id).orElseThrow(() -> ApiProblem.notFound("Foster home", id));
@@ -96,6 +99,7 @@ class FosterHomeController {
     }
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears capacity. */
+    @Operation(summary = "Change a foster home")
     @PatchMapping(path = "/foster-homes/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<FosterHomeResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,

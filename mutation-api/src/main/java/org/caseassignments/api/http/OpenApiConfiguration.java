@@ -6,10 +6,12 @@ import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
 import org.caseassignments.api.security.Caller;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
@@ -30,9 +32,12 @@ class OpenApiConfiguration {
     }
 
     @Bean
-    OpenAPI mutationApi() {
-        return new OpenAPI()
+    OpenAPI mutationApi(OpenApiProperties settings) {
+        OpenAPI openApi = new OpenAPI()
                 .info(new Info().title("case-assignments mutation API").version("1")
+                        .license(new License().name(settings.licenseName())
+                                .url(settings.licenseUrl() == null || settings.licenseUrl().isBlank() ? null
+                                        : settings.licenseUrl()))
                         .description("Placements, kinship options and foster homes. Every write is authorized by the "
                                 + "caller's jurisdiction's ruleset before a transaction opens, rechecked against the "
                                 + "locked row, and conditional on If-Match (strong, opaque ETags naming one version of one "
@@ -44,6 +49,9 @@ class OpenApiConfiguration {
                         .addSecuritySchemes("bearer", new SecurityScheme()
                         .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")))
                 .addSecurityItem(new SecurityRequirement().addList("bearer"));
+        // none configured: the document names the URL it was fetched from, as the generator does by default
+        settings.servers().forEach(url -> openApi.addServersItem(new Server().url(url)));
+        return openApi;
     }
 
     /** The schema generator has its own (Jackson 2) mapper: give it the wire's naming rule. */

@@ -3,6 +3,7 @@ package org.caseassignments.api.kinship;
 import java.net.URI;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.EntityTags;
@@ -57,6 +58,7 @@ class KinshipOptionController {
     }
 
     /** Creates a kinship option; its assignment comes from the case's projection row, never from the caller. */
+    @Operation(summary = "Create a kinship option for a case")
     @PostMapping("/cases/{caseId}/kinship-options")
     ResponseEntity<KinshipOptionResponse> create(Caller caller, @PathVariable UUID caseId,
                                                  @Valid @RequestBody CreateKinshipOptionRequest request,
@@ -75,6 +77,7 @@ class KinshipOptionController {
                 }));
     }
 
+    @Operation(summary = "Read one live kinship option")
     @GetMapping("/kinship-options/{id}")
     ResponseEntity<KinshipOptionResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         KinshipOption option = options.find(id).orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND,
@@ -90,6 +93,7 @@ class KinshipOptionController {
      * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
      * @param cursor the {@code next_cursor} of the previous page
      */
+    @Operation(summary = "List the case's live kinship options the caller may read")
     @GetMapping("/cases/{caseId}/kinship-options")
     ListPage<KinshipOptionResponse> list(Caller caller, @PathVariable UUID caseId,
                                          @RequestParam(name = "limit", required = false) Integer limit,
@@ -102,6 +106,7 @@ class KinshipOptionController {
     }
 
     /** Every field is required: in {@code application/merge-patch+json} a null is refused, in JSON it keeps the field. */
+    @Operation(summary = "Change a kinship option")
     @PatchMapping(path = "/kinship-options/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<KinshipOptionResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
@@ -118,6 +123,7 @@ class KinshipOptionController {
     }
 
     /** Soft delete, authorized as an update; the ETag is the deleted row's final version. */
+    @Operation(summary = "Delete a kinship option (soft delete)")
     @DeleteMapping("/kinship-options/{id}")
     @RequiresIfMatch
     ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {

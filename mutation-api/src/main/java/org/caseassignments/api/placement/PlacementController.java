@@ -3,6 +3,7 @@ package org.caseassignments.api.placement;
 import java.net.URI;
 import java.util.UUID;
 
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.http.EntityTags;
@@ -55,6 +56,7 @@ class PlacementController {
     }
 
     /** Creates a PROPOSED placement; its assignment comes from the case's projection row, never from the caller. */
+    @Operation(summary = "Create a PROPOSED placement for a case")
     @PostMapping("/cases/{caseId}/placements")
     ResponseEntity<PlacementResponse> create(Caller caller, @PathVariable UUID caseId,
                                              @Valid @RequestBody CreatePlacementRequest request,
@@ -82,6 +84,7 @@ class PlacementController {
                 }));
     }
 
+    @Operation(summary = "Read one placement")
     @GetMapping("/placements/{id}")
     ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
@@ -96,6 +99,7 @@ class PlacementController {
      * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
      * @param cursor the {@code next_cursor} of the previous page
      */
+    @Operation(summary = "List the case's placements the caller may read")
     @GetMapping("/cases/{caseId}/placements")
     ListPage<PlacementResponse> list(Caller caller, @PathVariable UUID caseId,
                                      @RequestParam(name = "limit", required = false) Integer limit,
@@ -108,6 +112,7 @@ class PlacementController {
     }
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears it. */
+    @Operation(summary = "Change a placement")
     @PatchMapping(path = "/placements/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<PlacementResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,

@@ -10,9 +10,11 @@ import java.util.UUID;
 import dev.cel.common.values.NullValue;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -111,6 +113,11 @@ public final class PolicyEngine {
         if (TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("The policy engine does not evaluate inside a transaction: authorize before "
                     + "the transaction opens, so that no row lock is held while a decision is made");
+        }
+        // every log line from here to the end of the request names who and which case (RequestIdFilter clears them)
+        MDC.put(RequestIds.SUB_MDC_KEY, caller.sub());
+        if (resource.caseId() != null) {
+            MDC.put(RequestIds.CASE_ID_MDC_KEY, resource.caseId().toString());
         }
         Decision decision = !sameJurisdiction(caller, resource)
                 ? Decision.otherJurisdiction(caller.jurisdiction(), resource.jurisdiction())

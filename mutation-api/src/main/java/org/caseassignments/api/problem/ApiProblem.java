@@ -16,13 +16,14 @@ public class ApiProblem extends RuntimeException {
     private final transient List<FieldError> errors;
     private final transient Map<String, Object> properties;
     private final Duration retryAfter;
+    private final transient List<String> changed;
 
     public ApiProblem(ProblemCode code, String detail) {
         this(code, detail, List.of());
     }
 
     public ApiProblem(ProblemCode code, String detail, List<FieldError> errors) {
-        this(code, detail, errors, Map.of(), null);
+        this(code, detail, errors, Map.of(), null, List.of());
     }
 
     /**
@@ -31,11 +32,17 @@ public class ApiProblem extends RuntimeException {
      */
     protected ApiProblem(ProblemCode code, String detail, List<FieldError> errors, Map<String, Object> properties,
                          Duration retryAfter) {
+        this(code, detail, errors, properties, retryAfter, List.of());
+    }
+
+    private ApiProblem(ProblemCode code, String detail, List<FieldError> errors, Map<String, Object> properties,
+                       Duration retryAfter, List<String> changed) {
         super(detail, null, false, false);
         this.code = code;
         this.errors = List.copyOf(errors);
         this.properties = new LinkedHashMap<>(properties);
         this.retryAfter = retryAfter;
+        this.changed = List.copyOf(changed);
     }
 
     public static ApiProblem notFound(String what, UUID id) {
@@ -55,7 +62,8 @@ public class ApiProblem extends RuntimeException {
      */
     public static ApiProblem changedSinceAuthorization(String what, List<String> changed) {
         return new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION, what + " changed since authorization"
-                + (changed.isEmpty() ? "" : " (" + String.join(", ", changed) + ")") + " — re-read and retry");
+                + (changed.isEmpty() ? "" : " (" + String.join(", ", changed) + ")") + " — re-read and retry",
+                List.of(), Map.of(), null, changed);
     }
 
     public ProblemCode code() {
@@ -72,5 +80,10 @@ public class ApiProblem extends RuntimeException {
 
     public Duration retryAfter() {
         return retryAfter;
+    }
+
+    /** For 409 {@code CONCURRENT_MODIFICATION}: the fields that changed since authorization; empty otherwise. */
+    public List<String> changed() {
+        return changed;
     }
 }

@@ -11,7 +11,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Assigns the {@link RequestIds request id} before anything else runs (security included), and keeps
- * it in the MDC for the request and for its error dispatch.
+ * it in the MDC for the request and for its error dispatch; the caller's {@code sub} and the case id,
+ * which later steps add to the MDC, leave it with the request.
  */
 final class RequestIdFilter extends OncePerRequestFilter {
 
@@ -25,6 +26,8 @@ final class RequestIdFilter extends OncePerRequestFilter {
         } finally {
             if (previous == null) {
                 MDC.remove(RequestIds.MDC_KEY);
+                MDC.remove(RequestIds.SUB_MDC_KEY);
+                MDC.remove(RequestIds.CASE_ID_MDC_KEY);
             } else {
                 MDC.put(RequestIds.MDC_KEY, previous);
             }

@@ -16,6 +16,10 @@ public final class RequestIds {
 
     public static final String HEADER = "X-Request-Id";
     public static final String MDC_KEY = "request_id";
+    /** The caller's {@code sub}, in the MDC from authorization to the end of the request. */
+    public static final String SUB_MDC_KEY = "sub";
+    /** The case the request is about, in the MDC once the policy sees the record. */
+    public static final String CASE_ID_MDC_KEY = "case_id";
     static final String ATTRIBUTE = RequestIds.class.getName() + ".id";
 
     private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._-]{1,64}");

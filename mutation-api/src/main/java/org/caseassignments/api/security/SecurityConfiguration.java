@@ -6,6 +6,7 @@ import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.util.List;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -89,14 +90,14 @@ class SecurityConfiguration {
     }
 
     @Bean
-    JwtDecoder jwtDecoder(AuthProperties auth, TokenCacheProperties cache, PolicyEngine policy) {
+    JwtDecoder jwtDecoder(AuthProperties auth, TokenCacheProperties cache, PolicyEngine policy, MeterRegistry meters) {
         NimbusJwtDecoder decoder = auth.usesJwkSet()
                 ? NimbusJwtDecoder.withJwkSetUri(auth.jwkSetUri()).build()
                 : NimbusJwtDecoder.withPublicKey(publicKey(auth.publicKeyLocation())).build();
         Clock clock = Clock.systemUTC();
         OAuth2TokenValidator<Jwt> rules = TokenRules.validator(auth, policy::servesJurisdiction, clock);
         decoder.setJwtValidator(rules);
-        return cache.maximumSize() == 0 ? decoder : new CachingJwtDecoder(decoder, rules, cache, clock);
+        return cache.maximumSize() == 0 ? decoder : new CachingJwtDecoder(decoder, rules, cache, clock).measuredBy(meters);
     }
 
     /**

@@ -1,7 +1,7 @@
 package org.caseassignments.api.write;
 
 import java.util.List;
-import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -77,10 +77,12 @@ public class GuardedCreate {
                 // the key's claim goes first, in the same round trip
                 CaseAssignment held = assignments.readForShare(caseId, idempotent.claimFirst()).orElseThrow(() -> new IllegalStateException(
                         "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
-                if (held.known() != authorized.known() || !held.pair().equals(authorized.pair())
-                        || !Objects.equals(held.jurisdiction(), authorized.jurisdiction())) {
-                    throw ApiProblem.changedSinceAuthorization("The assignment of case " + caseId, List.of());
+                String what = "The assignment of case " + caseId;
+                if (held.known() != authorized.known()) {
+                    throw ApiProblem.changedSinceAuthorization(what, List.of("assignment_revision"));
                 }
+                // the pair and the jurisdiction, as every update compares them
+                StalenessGate.refuseIfChanged(StalenessGate.compared(Set.of()), requested, resourceOf.apply(held), what);
                 V created = insert.apply(held);
                 ResponseEntity<T> response = respond.apply(created);
                 // the key's record goes last, in the same round trip as the audit record

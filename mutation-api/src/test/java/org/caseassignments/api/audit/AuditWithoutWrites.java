@@ -16,7 +16,8 @@ public final class AuditWithoutWrites {
     }
 
     public static AuditTrail of(ApplicationContext app) {
-        return new AuditTrail(app.getBean(AuditRecords.class), app.getBean(RefusalWriter.class)) {
+        return new AuditTrail(app.getBean(AuditRecords.class), app.getBean(RefusalWriter.class),
+                app.getBean(io.micrometer.core.instrument.MeterRegistry.class)) {
             @Override
             public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision,
                                 long rowVersion, UUID fosterHome, OneRoundTrip.Along along) {

@@ -46,6 +46,15 @@ public final class DeadLetterLog implements ProducerInterceptor<byte[], byte[]> 
                 || headers.lastHeader(DeadLetters.REASON) == null) {
             return;
         }
+        // on the producer's thread: the MDC names the input record from the dead letter's own headers
+        try (RecordLogContext ignored = RecordLogContext.open(DeadLetters.header(headers, DeadLetters.SOURCE_TOPIC),
+                DeadLetters.header(headers, DeadLetters.SOURCE_PARTITION),
+                DeadLetters.header(headers, DeadLetters.SOURCE_OFFSET), headers)) {
+            log(metadata, exception, headers);
+        }
+    }
+
+    private void log(RecordMetadata metadata, Exception exception, Headers headers) {
         if (exception == null) {
             log.warn(DeadLetters.written(metadata, headers));
         } else {

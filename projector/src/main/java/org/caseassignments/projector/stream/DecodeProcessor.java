@@ -64,9 +64,17 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        RecordMetadata source = context.recordMetadata().orElseThrow();
+        try (RecordLogContext logContext = RecordLogContext.open(source.topic(), source.partition(), source.offset(),
+                record.headers())) {
+            process(record, source, logContext);
+        }
+    }
+
+    private void process(Record<byte[], byte[]> record, RecordMetadata source, RecordLogContext logContext) {
         Ingested ingested = retry.call(() -> reader.read(record.key(), record.value()));
         if (ingested instanceof Ingested.Accepted accepted) {
-            RecordMetadata source = context.recordMetadata().orElseThrow();
+            logContext.caseId(accepted.update().caseId());
             writer.add(new PendingEvent(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
                     record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
             if (forwardUpdates) {
@@ -76,7 +84,6 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
             return;
         }
         Rejection rejection = ((Ingested.Rejected) ingested).rejection();
-        RecordMetadata source = context.recordMetadata().orElseThrow();
         DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(), rejection,
                 source.topic(), source.partition(), source.offset(), maxMessageBytes);
         metrics.deadLettered(rejection);

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;

@@ -1,0 +1,66 @@
+package org.caseassignments.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The served OpenAPI description meets what the usual linters (Redocly's recommended rules, Spectral's
+ * {@code oas}) hold as errors or as the first things a reader looks for: every operation has a summary, the
+ * info object a licence, and the servers are the configured ones. The document is also written to
+ * {@code target/openapi.json}, for the linters themselves (docs/mutation-api.md#openapi).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OpenApiDocumentIntegrationTests {
+
+    static final TestDatabase DB = TestDatabase.empty();
+    static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestApplication.register(registry, DB);
+        registry.add("api.openapi.servers", () -> "https://case-assignments.agency.test, https://backup.agency.test");
+        registry.add("api.openapi.license-name", () -> "Apache-2.0");
+        registry.add("api.openapi.license-url", () -> "https://www.apache.org/licenses/LICENSE-2.0");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void shouldGiveEveryOperationASummaryAndTheInfoALicenceAndServeTheConfiguredServers() throws IOException {
+        Reply docs = new ApiClient(port).get("/v3/api-docs", null);
+        assertThat(docs.status()).as(docs.toString()).isEqualTo(200);
+        Files.writeString(Files.createDirectories(Path.of("target")).resolve("openapi.json"), docs.body());
+        JsonNode openApi = docs.json();
+
+        List<String> withoutSummary = new ArrayList<>();
+        openApi.path("paths").properties().forEach(path -> path.getValue().properties().stream()
+                .filter(operation -> METHODS.contains(operation.getKey()))
+                .filter(operation -> operation.getValue().path("summary").asString("").isBlank())
+                .forEach(operation -> withoutSummary.add(operation.getKey().toUpperCase() + " " + path.getKey())));
+        assertThat(openApi.path("paths").size()).as("paths").isEqualTo(8);
+        assertThat(withoutSummary).as("operations without a summary").isEmpty();
+        assertThat(openApi.path("info").path("license").path("name").asString(null)).isEqualTo("Apache-2.0");
+        assertThat(openApi.path("info").path("license").path("url").asString(null))
+                .isEqualTo("https://www.apache.org/licenses/LICENSE-2.0");
+        assertThat(openApi.path("servers").valueStream().map(server -> server.path("url").asString(null)).toList())
+                .containsExactly("https://case-assignments.agency.test", "https://backup.agency.test");
+    }
+}
