@@ -35,10 +35,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The one batch writer (projector, replay and snapshot load): writes a batch of updates, one per case, through the guarded {@link AssignmentWriter} in one transaction, and counts it.
  * <ul>
- *   <li>A transient failure (PostgreSQL down, a deadlock, a serialization failure…) is retried with the
- *       backoff it was given, reporting each failed attempt, until it commits or the caller gives up.</li>
+ *   <li>A failure of the database's state (PostgreSQL down, a deadlock, a serialization failure, a missing
+ *       privilege…) is retried with the backoff it was given, reporting each failed attempt, until it commits or
+ *       the caller gives up.</li>
  *   <li>Rows PostgreSQL refuses for their data are found by {@link BatchIsolation} and returned, with the
- *       reason, for the caller to dead-letter; the rest of the batch is written.</li>
+ *       reason, for the caller to dead-letter; the rest of the batch is written. A refusal of any other SQLSTATE
+ *       is retried with the same batch {@link #SAME_BATCH_ATTEMPTS} times, then isolated the same way while the
+ *       table takes a write of no rows; a statement timeout shrinks the transactions
+ *       ({@link DatabaseRejection#handling}, decision 27).</li>
  *   <li>Two events claiming one revision of a case with different assignments are counted and logged
  *       once with the case id: the first stays ({@link Outcome#CONFLICTING}).</li>
  * </ul>

@@ -71,7 +71,8 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
     PendingAssignments(Flusher flusher, UncommittedWork work, BatchConflicts conflicts) {
         this.flusher = flusher;
         this.work = work;
-        this.byCase = new NewestPerCase<>(PendingEvent::update, PendingEvent::withUpdate, (kept, dropped) -> conflicts.dropped(dropped.update()));
+        this.byCase = new NewestPerCase<>(PendingEvent::update, PendingEvent::withUpdate,
+                (kept, dropped) -> conflicts.dropped(dropped.update()));
     }
 
     /**
