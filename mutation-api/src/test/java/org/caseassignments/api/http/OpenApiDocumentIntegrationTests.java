@@ -55,7 +55,7 @@ class OpenApiDocumentIntegrationTests {
                 .filter(operation -> METHODS.contains(operation.getKey()))
                 .filter(operation -> operation.getValue().path("summary").asString("").isBlank())
                 .forEach(operation -> withoutSummary.add(operation.getKey().toUpperCase() + " " + path.getKey())));
-        assertThat(openApi.path("paths").size()).as("paths").isEqualTo(8);
+        assertThat(openApi.path("paths").size()).as("paths").isEqualTo(9);
         assertThat(withoutSummary).as("operations without a summary").isEmpty();
         assertThat(openApi.path("info").path("license").path("name").asString(null)).isEqualTo("Apache-2.0");
         assertThat(openApi.path("info").path("license").path("url").asString(null))
