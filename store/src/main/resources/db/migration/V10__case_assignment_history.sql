@@ -15,10 +15,9 @@ CREATE TABLE case_assignment_history (
     CONSTRAINT case_assignment_history_revision_non_negative CHECK (assignment_revision >= 0)
 );
 
--- "In force at a time": the highest revision whose occurred_at is at or before it.
-CREATE INDEX case_assignment_history_case_time ON case_assignment_history (case_id, occurred_at);
--- The retention purge deletes by when an entry was written.
-CREATE INDEX case_assignment_history_applied_at ON case_assignment_history (applied_at);
+-- No other index: every read is of one case (its history, "in force at a time or a revision") and walks that
+-- case's few entries by the primary key; the retention purge walks the cases in key order. Each index more
+-- would be written once per event the projector applies.
 
 COMMENT ON TABLE case_assignment_history IS
     'Every (case, revision) the projection''s writers have seen, first payload kept; never updated. '
