@@ -133,6 +133,19 @@ class AssignmentReadsIntegrationTests {
     }
 
     @Test
+    void shouldDenyTheHistoryAndPastAssignmentsToARoleThatMayNotReadTheAssignment() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        String auditor = TestTokens.subject("aud-1").roles("auditor").token();
+
+        for (String query : List.of("/history", "?as_of_revision=1", "?as_of=2026-01-01T00:00:00Z", "?min_revision=1",
+                "?min_revision=5&wait=PT0.1S")) {
+            Reply reply = api.get("/cases/" + caseId + "/assignment" + query, auditor);
+            assertThat(reply.status()).as(query + " " + reply).isEqualTo(403);
+            assertThat(reply.body()).as(query).isEmpty();
+        }
+    }
+
+    @Test
     void shouldRefuseMalformedWaitsAndTimesWith400NamingTheParameter() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         String base = "/cases/" + caseId + "/assignment";
