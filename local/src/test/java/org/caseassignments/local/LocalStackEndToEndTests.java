@@ -49,7 +49,7 @@ class LocalStackEndToEndTests {
     @BeforeAll
     static void startTheStackAsTheReadmeDoes() throws Exception {
         int apiPort = freePort();
-        kafkaPort = freePort();
+        kafkaPort = freePortWithFreeNext();
         api = "http://localhost:" + apiPort;
         String classpath = "local/target/classes:" + Files.readString(ROOT.resolve("local/target/classpath.txt")).trim();
         stack = new ProcessBuilder(List.of(ChildProcess.java(), "-cp", classpath, LocalStack.class.getName(),
@@ -171,5 +171,17 @@ class LocalStackEndToEndTests {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    /** A free port whose next one is free too: the broker's controller listens on the port after the broker's. */
+    private static int freePortWithFreeNext() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try (ServerSocket socket = new ServerSocket(0); ServerSocket next = new ServerSocket(socket.getLocalPort() + 1)) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // the next port is in use: draw another
+            }
+        }
+        throw new IOException("found no two free ports in a row in 50 draws");
     }
 }
