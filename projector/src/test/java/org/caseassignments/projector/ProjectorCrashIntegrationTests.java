@@ -114,9 +114,16 @@ class ProjectorCrashIntegrationTests {
         history.seedRows(jdbc);
         String applicationId = ProjectorInstance.uniqueApplicationId();
         Map<String, String> properties = ProjectorInstance.properties(DB, topics, applicationId);
-        // No event counts as live: the events published before the start are written in the commit's batch,
-        // not at the first 25 ms check (decision 21), whose batch can be too small to finish any case.
+        // The first batch must hold every event, whatever the machine's load: no event counts as live (no write
+        // at a check, decision 21); one stream thread, so no rebalance between threads commits a task's first
+        // events as they arrive; and a task commits once idle for 2 s with its input fetched, not after a
+        // 25 ms pause (a collection, a busy core) half-way through its buffered records, nor at a commit
+        // interval that a slow start-up reached first.
         properties.put("projector.sink.fresh-within", "0s");
+        properties.put("projector.streams.threads", "1");
+        properties.put("projector.streams.commit-interval", "60s");
+        properties.put("projector.sink.check-every", "2s");
+        properties.put("projector.sink.quiet-after", "60s");
         try (EventPublisher publisher = new EventPublisher()) {
             publisher.publishAll(topics.events(), history.deliveries);
         }
