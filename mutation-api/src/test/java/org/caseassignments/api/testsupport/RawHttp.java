@@ -26,7 +26,8 @@ public final class RawHttp {
     /** Sends {@code head} (request line and header lines, without the blank line) and {@code body}. */
     public Answer send(String head, byte[] body) {
         try (Socket socket = new Socket("localhost", port)) {
-            socket.setSoTimeout(10_000);
+            // Generous: the first /v3/api-docs of a context builds the document, seconds on a loaded machine.
+            socket.setSoTimeout(60_000);
             OutputStream out = socket.getOutputStream();
             String withHost = head.contains("\r\nHost:") ? head : head.replaceFirst("\r\n|$", "\r\nHost: localhost\r\n");
             String lines = (withHost.endsWith("\r\n") ? withHost : withHost + "\r\n")
