@@ -77,20 +77,20 @@ public final class BatchIsolation {
     public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
                                         Function<List<AssignmentUpdate>, ApplyResult> oneTransaction, Options options) {
         Run<T> run = new Run<>(update, oneTransaction, options);
-        ApplyResult result = ApplyResult.NONE;
         for (int from = 0; from < items.size(); ) {
             int to = (int) Math.min(items.size(), (long) from + options.chunks().rows());
-            result = result.plus(run.write(items.subList(from, to)));
+            run.write(items.subList(from, to));
             from = to;
         }
-        return new Isolated<>(result, run.refused);
+        return new Isolated<>(run.applied.result(), run.refused);
     }
 
-    /** One isolation: what it refused, and whether the table was seen to take a write. */
+    /** One isolation: what it applied, what it refused, and whether the table was seen to take a write. */
     private static final class Run<T> {
         private final Function<T, AssignmentUpdate> update;
         private final Function<List<AssignmentUpdate>, ApplyResult> oneTransaction;
         private final Options options;
+        private final ApplyResult.Total applied = new ApplyResult.Total();
         private final List<Refused<T>> refused = new ArrayList<>();
         private boolean writableChecked;
 
@@ -101,28 +101,27 @@ public final class BatchIsolation {
             this.options = options;
         }
 
-        ApplyResult write(List<T> items) {
+        void write(List<T> items) {
             if (items.isEmpty()) {
-                return ApplyResult.NONE;
+                return;
             }
             try {
-                return whole(items);
+                whole(items);
             } catch (RuntimeException e) {
-                return failed(items, e);
+                failed(items, e);
             }
         }
 
         /** Writes {@code items} in one transaction, or throws. */
-        private ApplyResult whole(List<T> items) {
+        private void whole(List<T> items) {
             List<AssignmentUpdate> updates = new ArrayList<>(items.size());
             items.forEach(item -> updates.add(update.apply(item)));
-            ApplyResult result = oneTransaction.apply(updates);
+            applied.add(oneTransaction.apply(updates));
             options.chunks().written(items.size());
-            return result;
         }
 
         /** {@code items} failed as a whole with {@code e}: isolate what it refused, or throw. */
-        private ApplyResult failed(List<T> items, RuntimeException e) {
+        private void failed(List<T> items, RuntimeException e) {
             DatabaseRejection.Handling handling = DatabaseRejection.handling(e);
             boolean isolate = handling == DatabaseRejection.Handling.ISOLATE
                     || handling == DatabaseRejection.Handling.RETRY_THEN_ISOLATE && options.isolateAnyRefusal();
@@ -136,7 +135,7 @@ public final class BatchIsolation {
                     checkWritable(e);
                 }
                 refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
-                return ApplyResult.NONE;
+                return;
             }
             // Halves, or parts of at most largestBisected rows: bisecting a backlog batch from its full size
             // rewrites it once per level until the parts are smaller than the gaps between refused rows.
@@ -145,19 +144,23 @@ public final class BatchIsolation {
                 // Halves of a refused part: when the first is written whole, the refusal is in the second, which
                 // is then split without being written whole (a round trip saved per level of the bisection).
                 List<T> second = items.subList(part, items.size());
-                ApplyResult first;
                 try {
-                    first = whole(items.subList(0, part));
+                    whole(items.subList(0, part));
                 } catch (RuntimeException firstFailed) {
-                    return failed(items.subList(0, part), firstFailed).plus(write(second));
+                    failed(items.subList(0, part), firstFailed);
+                    write(second);
+                    return;
                 }
-                return first.plus(second.size() > 1 ? failed(second, e) : write(second));
+                if (second.size() > 1) {
+                    failed(second, e);
+                } else {
+                    write(second);
+                }
+                return;
             }
-            ApplyResult result = ApplyResult.NONE;
             for (int from = 0; from < items.size(); from += part) {
-                result = result.plus(write(items.subList(from, Math.min(items.size(), from + part))));
+                write(items.subList(from, Math.min(items.size(), from + part)));
             }
-            return result;
         }
 
         /** A row is set aside for a refusal that may be the database's only while the table takes a write at all. */

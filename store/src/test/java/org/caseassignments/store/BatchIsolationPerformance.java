@@ -15,20 +15,25 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Opt-in benchmark (not a test): how long finding the refused rows of a batch takes, in transactions (round trips)
- * and wall time, when the bisection starts from halves of the whole batch and when it starts from parts of
+ * and wall time (and the part of it spent in the transactions: the rest is the isolation's own work), when the
+ * bisection starts from halves of the whole batch and when it starts from parts of
  * {@link BatchIsolation.Options#LARGEST_BISECTED} rows; next to one write of the same batch with no refused row.
- * Each scenario runs on a fresh database, refused rows placed at random by a CHECK constraint, as PostgreSQL
- * refuses a row for its data. See BENCHMARKS.md, "Isolating refused rows", for the command and results.
+ * Each scenario runs on a fresh database, refused rows placed at random. By default a CHECK constraint refuses
+ * them, as PostgreSQL refuses a row for its data: the statement stops at the first refused row. With
+ * {@code -Drefuse=after-trigger} an {@code AFTER} row trigger refuses them (same SQLSTATE class), which PostgreSQL
+ * runs once the statement has written all its rows: every refused write costs its whole part. See BENCHMARKS.md,
+ * "Isolating refused rows", for the command and results.
  *
- * <p>Arguments: pairs of {@code rows:refused}, default {@code 10000:1 200000:100}. System property {@code seed} (26).
+ * <p>Arguments: pairs of {@code rows:refused}, default {@code 10000:1 200000:100}. System properties {@code seed}
+ * (26) and {@code refuse} ({@code check} or {@code after-trigger}).
  */
 public final class BatchIsolationPerformance {
 
     public static void main(String[] args) {
         String[] scenarios = args.length > 0 ? args : new String[] {"10000:1", "200000:100"};
         Random random = new Random(Long.getLong("seed", 26));
-        System.out.printf("%-10s %-8s %-22s %12s %14s %12s%n", "rows", "refused", "bisection starts at", "transactions",
-                "rows written", "wall ms");
+        System.out.printf("%-10s %-8s %-22s %12s %14s %12s %18s%n", "rows", "refused", "bisection starts at",
+                "transactions", "rows written", "wall ms", "in transactions ms");
         for (String scenario : scenarios) {
             int rows = Integer.parseInt(scenario.split(":")[0]);
             int refused = Integer.parseInt(scenario.split(":")[1]);
@@ -43,25 +48,45 @@ public final class BatchIsolationPerformance {
     private static void run(int rows, int refused, String label, List<AssignmentUpdate> batch, int largestBisected) {
         TestDatabase db = TestDatabase.migrated();
         JdbcTemplate jdbc = db.jdbc();
-        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT benchmark_refuse CHECK (assigned_worker_sub <> 'poison')");
+        if ("after-trigger".equals(System.getProperty("refuse", "check"))) {
+            jdbc.execute("""
+                    CREATE FUNCTION benchmark_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF NEW.assigned_worker_sub = 'poison' THEN
+                            RAISE EXCEPTION 'refused' USING ERRCODE = '23514';
+                        END IF;
+                        RETURN NULL;
+                    END $$""");
+            jdbc.execute("""
+                    CREATE TRIGGER benchmark_refuse AFTER INSERT OR UPDATE ON case_assignments
+                       FOR EACH ROW EXECUTE FUNCTION benchmark_refuse()""");
+        } else {
+            jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT benchmark_refuse CHECK (assigned_worker_sub <> 'poison')");
+        }
         AssignmentWriter writer = new AssignmentWriter(jdbc);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(db.dataSource()));
         AtomicInteger transactions = new AtomicInteger();
         AtomicLong written = new AtomicLong();
+        AtomicLong inTransactions = new AtomicLong();
         BatchIsolation.Options options = new BatchIsolation.Options(false, () -> { }, BatchIsolation.Chunks.unlimited(),
                 largestBisected);
         long start = System.nanoTime();
         BatchIsolation.Isolated<AssignmentUpdate> isolated = BatchIsolation.apply(batch, Function.identity(), updates -> {
             transactions.incrementAndGet();
             written.addAndGet(updates.size());
-            return transaction.execute(status -> writer.apply(updates));
+            long begun = System.nanoTime();
+            try {
+                return transaction.execute(status -> writer.apply(updates));
+            } finally {
+                inTransactions.addAndGet(System.nanoTime() - begun);
+            }
         }, options);
         long millis = (System.nanoTime() - start) / 1_000_000;
         if (isolated.refused().size() != refused) {
             throw new IllegalStateException("expected " + refused + " refused rows, found " + isolated.refused().size());
         }
-        System.out.printf("%,-10d %-8d %-22s %,12d %,14d %,12d%n", rows, refused, label, transactions.get(), written.get(),
-                millis);
+        System.out.printf("%,-10d %-8d %-22s %,12d %,14d %,12d %,18d%n", rows, refused, label, transactions.get(),
+                written.get(), millis, inTransactions.get() / 1_000_000);
     }
 
     /** {@code rows} new cases in case-id order (as the writers send them), {@code refused} of them refused. */
