@@ -27,6 +27,7 @@ import org.caseassignments.store.Outcome;
 import org.caseassignments.store.SeenRevision;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.FixedBackOff;
@@ -276,9 +277,24 @@ public final class BatchWriter {
      */
     public static void conflict(IngestMetrics metrics, AssignmentUpdate dropped, String stage) {
         metrics.conflicting(stage);
-        log.warn("Case {}: two events claim revision {} with different assignments; the first one stays and this one "
-                        + "(worker {}, supervisor {}) is dropped — upstream must not reuse a revision",
-                dropped.caseId(), dropped.revision(), dropped.assignedWorkerSub(), dropped.supervisorSub());
+        // the line is about the dropped event, also when a later record's flush finds it: its trace, not that one's
+        String previousTrace = MDC.get(TraceParent.MDC_KEY);
+        if (dropped.traceId() == null) {
+            MDC.remove(TraceParent.MDC_KEY);
+        } else {
+            MDC.put(TraceParent.MDC_KEY, dropped.traceId());
+        }
+        try {
+            log.warn("Case {}: two events claim revision {} with different assignments; the first one stays and this one "
+                            + "(worker {}, supervisor {}) is dropped — upstream must not reuse a revision",
+                    dropped.caseId(), dropped.revision(), dropped.assignedWorkerSub(), dropped.supervisorSub());
+        } finally {
+            if (previousTrace == null) {
+                MDC.remove(TraceParent.MDC_KEY);
+            } else {
+                MDC.put(TraceParent.MDC_KEY, previousTrace);
+            }
+        }
     }
 
     private <T> void written(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,

@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.function.Function;
 
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
 import org.caseassignments.schemas.events.CaseAssignment;
 import org.caseassignments.schemas.events.CaseAssignmentChanged;
 import org.caseassignments.schemas.events.CaseCreated;
@@ -47,6 +48,19 @@ public final class CaseEventReader {
             }
             return unexpected(record, "an input event (expected CaseCreated or CaseAssignmentChanged)");
         }));
+    }
+
+    /**
+     * As {@link #read(byte[], byte[])}, for a record with headers: an accepted event carries the trace id of its
+     * valid W3C {@code traceparent} header ({@link TraceParent}), stored with the assignment it sets; a header that is
+     * not one is ignored.
+     *
+     * @throws EventDecodingException only for a transient failure ({@code failure().isTransient()})
+     */
+    public Ingested read(byte[] key, byte[] value, Headers headers) {
+        Ingested read = read(key, value);
+        String traceId = read instanceof Ingested.Accepted ? TraceParent.traceId(headers) : null;
+        return traceId == null ? read : ((Ingested.Accepted) read).withTraceId(traceId);
     }
 
     /**

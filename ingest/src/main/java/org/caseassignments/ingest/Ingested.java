@@ -16,6 +16,11 @@ public sealed interface Ingested {
         public Accepted(AssignmentUpdate update, String eventId) {
             this(update, eventId, null);
         }
+
+        /** The same event carrying its record's trace id. */
+        Accepted withTraceId(String traceId) {
+            return new Accepted(update.withTraceId(traceId), eventId, occurredAt);
+        }
     }
 
     record Rejected(Rejection rejection) implements Ingested {

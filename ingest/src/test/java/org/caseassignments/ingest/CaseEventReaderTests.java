@@ -2,6 +2,7 @@ package org.caseassignments.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -36,6 +37,24 @@ class CaseEventReaderTests {
 
         assertThat(ingested).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
                 assertThat(a.update()).isEqualTo(AssignmentUpdate.changed(caseId, null, "s", 7)));
+    }
+
+    @Test
+    void shouldCarryTheTraceIdOfAValidTraceparentAndIgnoreAnyOtherHeader() {
+        UUID caseId = UUID.randomUUID();
+        byte[] value = codec.encode("t", CaseEvents.changed(caseId, 3).worker("w").supervisor("s").build(), false);
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        RecordHeaders traced = new RecordHeaders();
+        traced.add("traceparent", ("00-" + trace + "-00f067aa0ba902b7-01").getBytes(StandardCharsets.US_ASCII));
+        RecordHeaders malformed = new RecordHeaders();
+        malformed.add("traceparent", "00-not-a-trace".getBytes(StandardCharsets.US_ASCII));
+
+        assertThat(reader.read(key(caseId), value, traced)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update()).isEqualTo(AssignmentUpdate.changed(caseId, "w", "s", 3).withTraceId(trace)));
+        assertThat(reader.read(key(caseId), value, malformed)).isInstanceOfSatisfying(Ingested.Accepted.class, a ->
+                assertThat(a.update()).isEqualTo(AssignmentUpdate.changed(caseId, "w", "s", 3)));
+        assertThat(reader.read(key(UUID.randomUUID()), value, traced)).as("a rejection stays one")
+                .isInstanceOf(Ingested.Rejected.class);
     }
 
     @Test

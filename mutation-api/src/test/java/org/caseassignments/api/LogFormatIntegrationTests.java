@@ -48,15 +48,35 @@ class LogFormatIntegrationTests {
             assertThat(created.status()).as(created.toString()).isEqualTo(201);
 
             // Then every line is one JSON object, and the decision's line names the request, the caller and the case
-            List<JsonNode> lines = await().atMost(Duration.ofSeconds(30)).until(api::jsonLines,
-                    json -> json.stream().anyMatch(line -> "log-format-1".equals(line.path("request_id").asString(null))));
-            JsonNode decision = lines.stream()
-                    .filter(line -> "log-format-1".equals(line.path("request_id").asString(null)))
-                    .filter(line -> line.path("message").asString("").startsWith("decision=ALLOW")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no decision line for request log-format-1 in " + api.output()));
+            JsonNode decision = api.decisionLine("log-format-1");
             assertThat(decision.path("sub").asString(null)).isEqualTo("w-1");
             assertThat(decision.path("case_id").asString(null)).isEqualTo(caseId.toString());
             assertThat(decision.has("@timestamp")).isTrue();
+        }
+    }
+
+    @Test
+    void shouldLogAndAnswerTheTraceIdOfTheCallersTraceparent() throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String traceparent = "00-" + traceId + "-00f067aa0ba902b7-01";
+        try (Service api = Service.start(Map.of())) {
+            // Given a caller that sends its W3C trace context, when it creates under a case
+            UUID caseId = Cases.assignedTo(DB.jdbc(), "w-1", "s-1", 1);
+            Reply created = api.client().send(ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                    .token(TestTokens.caseworker("w-1").token()).header("X-Request-Id", "log-trace-1")
+                    .header("traceparent", traceparent).json("{}"));
+            assertThat(created.status()).as(created.toString()).isEqualTo(201);
+            // and when a request of the same trace is answered with a problem document
+            Reply missing = api.client().send(ApiClient.request("PATCH", "/placements/" + UUID.randomUUID())
+                    .token(TestTokens.caseworker("w-1").token()).header("traceparent", traceparent)
+                    .ifMatch(TestETags.placement(UUID.randomUUID(), 1)).json("{\"status\": \"ACTIVE\"}"));
+
+            // Then the request's lines carry the caller's trace id, beside the request id, and so does the problem
+            JsonNode decision = api.decisionLine("log-trace-1");
+            assertThat(decision.path("trace.id").asString(null)).as(decision.toString()).isEqualTo(traceId);
+            assertThat(decision.path("span.id").asString("")).as(decision.toString()).hasSize(16);
+            assertThat(missing.status()).as(missing.toString()).isEqualTo(404);
+            assertThat(missing.text("trace_id")).isEqualTo(traceId);
         }
     }
 
@@ -105,6 +125,16 @@ class LogFormatIntegrationTests {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** The policy's decision line of the request with this id, once it is written. */
+        JsonNode decisionLine(String requestId) {
+            List<JsonNode> lines = await().atMost(Duration.ofSeconds(30)).until(this::jsonLines,
+                    json -> json.stream().anyMatch(line -> requestId.equals(line.path("request_id").asString(null))));
+            return lines.stream()
+                    .filter(line -> requestId.equals(line.path("request_id").asString(null)))
+                    .filter(line -> line.path("message").asString("").startsWith("decision=ALLOW")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no decision line for request " + requestId + " in " + output()));
         }
 
         List<JsonNode> jsonLines() {

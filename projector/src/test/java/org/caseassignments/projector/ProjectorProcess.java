@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The projector application in a JVM of its own, so a test can kill it abruptly (SIGKILL): no
@@ -29,17 +31,34 @@ final class ProjectorProcess implements AutoCloseable {
 
     /** Runs {@code main}'s main method, which must start the projector application. */
     static ProjectorProcess start(Class<?> main, Map<String, String> properties) {
+        return start(main, System.getProperty("java.class.path"), properties);
+    }
+
+    /**
+     * The projector logging as it is deployed: without the tests' logging configuration (testkit's), and without a
+     * {@code LOG_FORMAT} of the environment the tests run in.
+     */
+    static ProjectorProcess startLoggingAsDeployed(Map<String, String> properties) {
+        String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !entry.contains("testkit") && !entry.endsWith("test-classes"))
+                .collect(Collectors.joining(File.pathSeparator));
+        return start(ProjectorApplication.class, classpath, properties);
+    }
+
+    private static ProjectorProcess start(Class<?> main, String classpath, Map<String, String> properties) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-cp", classpath, main.getName()));
         // Any free ports for the probes and the actuator: another build on the machine may run a projector on 8081.
         command.add("--server.port=0");
         command.add("--management.server.port=0");
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Path log = Files.createTempFile(Path.of("target"), "projector-process-", ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).directory(new File(".")).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).directory(new File("."));
+            builder.environment().remove("LOG_FORMAT");
+            Process process = builder.start();
             return new ProjectorProcess(process, log);
         } catch (IOException e) {
             throw new IllegalStateException("Cannot start a projector process: " + e.getMessage(), e);

@@ -9,9 +9,11 @@ import java.util.UUID;
  * @param guard        which never-rewind rule decides whether it applies
  * @param jurisdiction the case's jurisdiction as the event or row carries it; null when it carries none,
  *                     which keeps the stored one (an update never clears a known jurisdiction)
+ * @param traceId      the W3C trace id of the event's {@code traceparent} header; null when it carried no valid one.
+ *                     Stored with the assignment only when this update's revision is applied (decision 34)
  */
 public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String supervisorSub, long revision,
-                               Guard guard, String jurisdiction) {
+                               Guard guard, String jurisdiction, String traceId) {
 
     public AssignmentUpdate {
         Objects.requireNonNull(caseId, "caseId");
@@ -23,7 +25,12 @@ public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String sup
 
     /** The same update carrying the case's jurisdiction (null: none known). */
     public AssignmentUpdate withJurisdiction(String jurisdiction) {
-        return new AssignmentUpdate(caseId, assignedWorkerSub, supervisorSub, revision, guard, jurisdiction);
+        return new AssignmentUpdate(caseId, assignedWorkerSub, supervisorSub, revision, guard, jurisdiction, traceId);
+    }
+
+    /** The same update carrying its event's trace id (null: none). */
+    public AssignmentUpdate withTraceId(String traceId) {
+        return new AssignmentUpdate(caseId, assignedWorkerSub, supervisorSub, revision, guard, jurisdiction, traceId);
     }
 
     /**
@@ -31,16 +38,16 @@ public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String sup
      * which is exactly the strictly-newer guard at revision 0, so both event types share one statement.
      */
     public static AssignmentUpdate created(UUID caseId, String worker, String supervisor) {
-        return new AssignmentUpdate(caseId, worker, supervisor, 0, Guard.STRICTLY_NEWER, null);
+        return new AssignmentUpdate(caseId, worker, supervisor, 0, Guard.STRICTLY_NEWER, null, null);
     }
 
     /** {@code case.assignment_changed}: applies iff its revision is strictly greater than the stored one. */
     public static AssignmentUpdate changed(UUID caseId, String worker, String supervisor, long revision) {
-        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.STRICTLY_NEWER, null);
+        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.STRICTLY_NEWER, null, null);
     }
 
     /** A snapshot row: applies when newer, and converges the values at an equal revision. */
     public static AssignmentUpdate snapshot(UUID caseId, String worker, String supervisor, long revision) {
-        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.NEWER_OR_CONVERGE, null);
+        return new AssignmentUpdate(caseId, worker, supervisor, revision, Guard.NEWER_OR_CONVERGE, null, null);
     }
 }

@@ -46,7 +46,7 @@ public class AssignmentWriter {
      */
     private static final String UPSERT_PROJECTION = UPSERT_NAME + """
             WITH batch AS MATERIALIZED (
-                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.jurisdiction, u.position,
+                SELECT u.case_id, u.worker, u.supervisor, u.revision, u.jurisdiction, u.trace_id, u.position,
                        prior.assignment_revision AS prior_revision,
                        prior.case_id IS NULL
                        OR prior.assignment_revision < u.revision
@@ -57,8 +57,8 @@ public class AssignmentWriter {
                        prior.assignment_revision = u.revision
                        AND (prior.assigned_worker_sub, prior.supervisor_sub) IS DISTINCT FROM (u.worker, u.supervisor)
                            AS other_pair
-                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY
-                       AS u(case_id, worker, supervisor, revision, jurisdiction, position)
+                  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY
+                       AS u(case_id, worker, supervisor, revision, jurisdiction, trace_id, position)
                   LEFT JOIN LATERAL (SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision,
                                             ca.jurisdiction
                                        FROM %1$s ca
@@ -66,8 +66,8 @@ public class AssignmentWriter {
                                      OFFSET 0) AS prior ON true),
             written AS (
                 INSERT INTO %1$s AS case_assignments
-                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, updated_at)
-                SELECT b.case_id, b.worker, b.supervisor, b.revision, b.jurisdiction, now()
+                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id, updated_at)
+                SELECT b.case_id, b.worker, b.supervisor, b.revision, b.jurisdiction, b.trace_id, now()
                   FROM batch b
                  WHERE b.may_change
                  ORDER BY b.position
@@ -76,6 +76,7 @@ public class AssignmentWriter {
                        supervisor_sub      = EXCLUDED.supervisor_sub,
                        assignment_revision = EXCLUDED.assignment_revision,
                        jurisdiction        = coalesce(EXCLUDED.jurisdiction, case_assignments.jurisdiction),
+                       trace_id            = EXCLUDED.trace_id,
                        updated_at          = now()
                  WHERE %2$s
                 RETURNING case_id, (xmax = 0) AS inserted)
@@ -156,10 +157,10 @@ public class AssignmentWriter {
      */
     private static final String RECORD_HISTORY = """
             INSERT INTO case_assignment_history
-                   (case_id, assignment_revision, assigned_worker_sub, supervisor_sub, jurisdiction, occurred_at)
-            SELECT h.case_id, h.revision, h.worker, h.supervisor, h.jurisdiction, h.occurred_at
-              FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[]::timestamptz[]) WITH ORDINALITY
-                   AS h(case_id, worker, supervisor, revision, jurisdiction, occurred_at, position)
+                   (case_id, assignment_revision, assigned_worker_sub, supervisor_sub, jurisdiction, occurred_at, trace_id)
+            SELECT h.case_id, h.revision, h.worker, h.supervisor, h.jurisdiction, h.occurred_at, h.trace_id
+              FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[]::timestamptz[], ?::text[])
+                   WITH ORDINALITY AS h(case_id, worker, supervisor, revision, jurisdiction, occurred_at, trace_id, position)
              ORDER BY h.case_id, h.revision, h.position
             ON CONFLICT (case_id, assignment_revision) DO NOTHING
             """;
@@ -347,6 +348,7 @@ public class AssignmentWriter {
         Object[] revisions = new Object[n];
         Object[] jurisdictions = new Object[n];
         Object[] occurredAt = new Object[n];
+        Object[] traceIds = new Object[n];
         for (int i = 0; i < n; i++) {
             AssignmentUpdate u = seen.get(i).update();
             caseIds[i] = u.caseId();
@@ -356,6 +358,7 @@ public class AssignmentWriter {
             jurisdictions[i] = u.jurisdiction();
             Instant at = seen.get(i).occurredAt();
             occurredAt[i] = at == null ? null : at.toString();
+            traceIds[i] = u.traceId();
         }
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(announceMove
@@ -366,6 +369,7 @@ public class AssignmentWriter {
                 ps.setArray(4, connection.createArrayOf("bigint", revisions));
                 ps.setArray(5, connection.createArrayOf("text", jurisdictions));
                 ps.setArray(6, connection.createArrayOf("text", occurredAt));
+                ps.setArray(7, connection.createArrayOf("text", traceIds));
                 ps.execute();
             }
             return null;
@@ -392,7 +396,10 @@ public class AssignmentWriter {
         return counts;
     }
 
-    /** Binds the triples as four arrays, and the jurisdictions as a fifth when the statement takes them. */
+    /**
+     * Binds the triples as four arrays, and the jurisdictions and the events' trace ids as a fifth and sixth when the
+     * statement takes them (the upsert).
+     */
     private static void bindUpdates(Connection connection, PreparedStatement ps, List<AssignmentUpdate> updates,
                                     boolean withJurisdictions) throws SQLException {
         int n = updates.size();
@@ -401,6 +408,7 @@ public class AssignmentWriter {
         Object[] supervisors = new Object[n];
         Object[] revisions = new Object[n];
         Object[] jurisdictions = new Object[n];
+        Object[] traceIds = new Object[n];
         for (int i = 0; i < n; i++) {
             AssignmentUpdate u = updates.get(i);
             caseIds[i] = u.caseId();
@@ -408,6 +416,7 @@ public class AssignmentWriter {
             supervisors[i] = u.supervisorSub();
             revisions[i] = u.revision();
             jurisdictions[i] = u.jurisdiction();
+            traceIds[i] = u.traceId();
         }
         ps.setArray(1, connection.createArrayOf("uuid", caseIds));
         ps.setArray(2, connection.createArrayOf("text", workers));
@@ -415,6 +424,7 @@ public class AssignmentWriter {
         ps.setArray(4, connection.createArrayOf("bigint", revisions));
         if (withJurisdictions) {
             ps.setArray(5, connection.createArrayOf("text", jurisdictions));
+            ps.setArray(6, connection.createArrayOf("text", traceIds));
         }
     }
 }

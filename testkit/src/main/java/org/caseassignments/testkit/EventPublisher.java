@@ -58,6 +58,13 @@ public final class EventPublisher implements AutoCloseable {
         sent.forEach(EventPublisher::await);
     }
 
+    /** Sends one event keyed by its case id with the given headers (UTF-8), e.g. an upstream's {@code traceparent}. */
+    public RecordMetadata publish(String topic, SpecificRecord event, Map<String, String> headers) {
+        ProducerRecord<String, SpecificRecord> record = new ProducerRecord<>(topic, CaseEvents.caseIdOf(event), event);
+        headers.forEach((name, text) -> record.headers().add(name, text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return await(producer.send(record));
+    }
+
     /** Sends raw bytes as a record value, e.g. a corrupt or foreign payload. */
     public RecordMetadata publishRaw(String topic, String key, byte[] value) {
         return publishRaw(topic, key, value, (Iterable<Header>) null);

@@ -163,7 +163,7 @@ final class ShadowBuild {
                         break;
                     }
                     read++;
-                    if (reader.read(record.key(), record.value()) instanceof Ingested.Accepted accepted) {
+                    if (reader.read(record.key(), record.value(), record.headers()) instanceof Ingested.Accepted accepted) {
                         batch.add(accepted);
                     } else {
                         passedOver++;

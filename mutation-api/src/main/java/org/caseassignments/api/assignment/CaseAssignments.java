@@ -10,7 +10,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import org.caseassignments.api.jdbc.OneRoundTrip;
+import org.caseassignments.api.requestid.RequestIds;
+import org.slf4j.MDC;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** Reads of the projection; what a missing row or a placeholder means is decided by {@link CaseAssignment}. */
@@ -18,7 +21,7 @@ import org.springframework.stereotype.Repository;
 public class CaseAssignments {
 
     private static final String FIND = """
-            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction
+            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id
               FROM case_assignments
              WHERE case_id = ?
             """;
@@ -44,7 +47,7 @@ public class CaseAssignments {
      * is an input of the decision, and the projection row is locked first, as the projector does.
      */
     private static final String HOLD_CASE_OF = """
-            SELECT 1 FROM case_assignments
+            SELECT trace_id FROM case_assignments
              WHERE case_id = (SELECT case_id FROM %s WHERE id = ?)
                FOR SHARE
             """;
@@ -117,8 +120,12 @@ public class CaseAssignments {
      * {@code first}, when given, runs before it in the same round trip.
      */
     public Optional<CaseAssignment> readForShare(UUID caseId, OneRoundTrip.Along first) {
-        return (first == null ? jdbc.query(FIND_FOR_SHARE, CaseAssignments::map, caseId)
-                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, CaseAssignments::map, caseId)).stream().findFirst();
+        RowMapper<CaseAssignment> held = (rs, row) -> {
+            holding(rs.getString("trace_id"));
+            return map(rs, row);
+        };
+        return (first == null ? jdbc.query(FIND_FOR_SHARE, held, caseId)
+                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, held, caseId)).stream().findFirst();
     }
 
     /**
@@ -129,7 +136,21 @@ public class CaseAssignments {
      * @param table {@code placements} or {@code kinship_options}
      */
     public void holdCaseOf(String table, UUID entityId) {
-        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table)), rs -> { }, entityId);
+        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table)), rs -> {
+            holding(rs.getString("trace_id"));
+        }, entityId);
+    }
+
+    /**
+     * The trace id of the event that set the assignment now held, for the rest of the request (the logs, the audit
+     * record, a problem document; decision 34); none when that event carried none.
+     */
+    private static void holding(String traceId) {
+        if (traceId == null) {
+            MDC.remove(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
+        } else {
+            MDC.put(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY, traceId);
+        }
     }
 
     private static CaseAssignment map(ResultSet rs, int row) throws SQLException {

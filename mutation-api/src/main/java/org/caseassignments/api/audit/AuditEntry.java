@@ -13,13 +13,15 @@ import java.util.UUID;
  * @param fosterHomeId the home the write concerns (a placement's after the write, or the home itself); for a
  *                     written record, the insert counts that home's ACTIVE placements as it stands then
  * @param moreRefusals on a summary record: how many more refusals of its subject its budget window held back
+ * @param assignmentTraceId the upstream trace id of the event that set the assignment the request held
+ *                     {@code FOR SHARE}; null when none was held or its event carried none (decision 34)
  */
 record AuditEntry(Instant recordedAt, String requestId, String outcome, int status, String problemCode,
                   String callerSub, List<String> callerRoles, String jurisdiction, AuditAction action,
                   String resourceType, UUID resourceId, UUID caseId, String rulesetJurisdiction,
                   String rulesetVersion, String ruleId, String afterRuleId, Long assignmentRevision,
                   String assignedWorkerSub, String supervisorSub, Long rowVersionBefore, Long rowVersionAfter,
-                  UUID fosterHomeId, Integer moreRefusals) {
+                  UUID fosterHomeId, Integer moreRefusals, String assignmentTraceId) {
 
     static final String WRITTEN = "WRITTEN";
     static final String REFUSED = "REFUSED";
@@ -32,7 +34,7 @@ record AuditEntry(Instant recordedAt, String requestId, String outcome, int stat
                String assignedWorkerSub, String supervisorSub, Long rowVersionBefore, Long rowVersionAfter) {
         this(recordedAt, requestId, outcome, status, problemCode, callerSub, callerRoles, jurisdiction, action,
                 resourceType, resourceId, caseId, rulesetJurisdiction, rulesetVersion, ruleId, afterRuleId,
-                assignmentRevision, assignedWorkerSub, supervisorSub, rowVersionBefore, rowVersionAfter, null, null);
+                assignmentRevision, assignedWorkerSub, supervisorSub, rowVersionBefore, rowVersionAfter, null, null, null);
     }
 
     /**
@@ -41,7 +43,7 @@ record AuditEntry(Instant recordedAt, String requestId, String outcome, int stat
      */
     AuditEntry summarising(int more, Instant at) {
         return new AuditEntry(at, null, REFUSED, status, problemCode, callerSub, callerRoles, jurisdiction, action,
-                resourceType, null, null, null, null, null, null, null, null, null, null, null, null, more);
+                resourceType, null, null, null, null, null, null, null, null, null, null, null, null, more, null);
     }
 
     /** A 403 decided before any ruleset ran: a probe of another jurisdiction's record (or of one of none). */
@@ -55,6 +57,7 @@ record AuditEntry(Instant recordedAt, String requestId, String outcome, int stat
                 + " request_id=" + requestId + " sub=" + callerSub + " roles=" + callerRoles
                 + " jurisdiction=" + jurisdiction + " action=" + action.wireName() + " resource=" + resourceType + "/"
                 + resourceId + " case=" + caseId + " ruleset=" + rulesetJurisdiction + "@" + rulesetVersion
-                + " rule=" + ruleId + " row_version=" + rowVersionBefore + (moreRefusals == null ? "" : " more_refusals=" + moreRefusals);
+                + " rule=" + ruleId + " row_version=" + rowVersionBefore
+                + (assignmentTraceId == null ? "" : " assignment_trace_id=" + assignmentTraceId) + (moreRefusals == null ? "" : " more_refusals=" + moreRefusals);
     }
 }

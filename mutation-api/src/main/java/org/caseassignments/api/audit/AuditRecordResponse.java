@@ -20,6 +20,8 @@ import java.util.UUID;
  *                        for refusals
  * @param moreRefusals    on a summary record: how many more refusals of this caller in its budget window were
  *                        not recorded one by one
+ * @param assignmentTraceId the W3C trace id of the upstream event that set the assignment the write held under its
+ *                        lock; null when it carried none
  */
 record AuditRecordResponse(long id, Instant recordedAt, String requestId, String outcome, int status,
                            String problemCode, String callerSub, List<String> callerRoles, String jurisdiction,
@@ -27,5 +29,5 @@ record AuditRecordResponse(long id, Instant recordedAt, String requestId, String
                            String rulesetJurisdiction, String rulesetVersion, String ruleId, String afterRuleId,
                            Long assignmentRevision, String assignedWorkerSub, String supervisorSub,
                            Long rowVersionBefore, Long rowVersionAfter, UUID fosterHomeId,
-                           Integer homeOccupancy, Integer moreRefusals) {
+                           Integer homeOccupancy, Integer moreRefusals, String assignmentTraceId) {
 }

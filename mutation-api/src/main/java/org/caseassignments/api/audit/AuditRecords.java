@@ -34,8 +34,8 @@ class AuditRecords {
                                        jurisdiction, action, resource_type, resource_id, case_id, ruleset_jurisdiction,
                                        ruleset_version, rule_id, after_rule_id, assignment_revision, assigned_worker_sub,
                                        supervisor_sub, row_version_before, row_version_after, foster_home_id,
-                                       more_refusals, home_occupancy)
-            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                                       more_refusals, assignment_trace_id, home_occupancy)
+            VALUES (COALESCE(?, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                     CASE WHEN ? THEN (SELECT count(*) FROM placements WHERE foster_home_id = ? AND status = 'ACTIVE') END)""";
 
     private static final String ENSURE_PARTITIONS = "SELECT audit_records_ensure_partitions(?)";
@@ -54,7 +54,7 @@ class AuditRecords {
             SELECT id, recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction,
                    action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id,
                    after_rule_id, assignment_revision, assigned_worker_sub, supervisor_sub, row_version_before,
-                   row_version_after, foster_home_id, home_occupancy, more_refusals
+                   row_version_after, foster_home_id, home_occupancy, more_refusals, assignment_trace_id
               FROM audit_records
              WHERE jurisdiction = ?""";
     private static final String BY_RESOURCE = " AND resource_id = ?";
@@ -162,6 +162,7 @@ class AuditRecords {
         statement.setObject(++i, entry.rowVersionAfter(), Types.BIGINT);
         statement.setObject(++i, entry.fosterHomeId(), Types.OTHER);
         statement.setObject(++i, entry.moreRefusals(), Types.INTEGER);
+        statement.setString(++i, entry.assignmentTraceId());
         statement.setBoolean(++i, entry.fosterHomeId() != null && AuditEntry.WRITTEN.equals(entry.outcome()));
         statement.setObject(++i, entry.fosterHomeId(), Types.OTHER);
         return i;
@@ -198,7 +199,8 @@ class AuditRecords {
                 rs.getObject("row_version_after", Long.class),
                 rs.getObject("foster_home_id", UUID.class),
                 rs.getObject("home_occupancy", Integer.class),
-                rs.getObject("more_refusals", Integer.class));
+                rs.getObject("more_refusals", Integer.class),
+                rs.getString("assignment_trace_id"));
     }
 
     /** The filters of one page; null is "any". */

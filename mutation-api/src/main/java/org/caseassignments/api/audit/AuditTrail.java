@@ -71,7 +71,8 @@ public class AuditTrail {
         insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
                 caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
                 decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
-                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion, fosterHome, null), along);
+                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion, fosterHome, null,
+                assignmentTraceId()), along);
     }
 
     /**
@@ -88,7 +89,7 @@ public class AuditTrail {
                 caller.sub(), caller.roles(), caller.jurisdiction(), action, locked.type().wireName(), locked.id(),
                 locked.caseId(), decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(),
                 authorization.afterRuleId(), assignmentRevision, locked.assignedWorkerSub(), locked.supervisorSub(),
-                rowVersionBefore, rowVersionAfter, fosterHome, null), null);
+                rowVersionBefore, rowVersionAfter, fosterHome, null, assignmentTraceId()), null);
     }
 
     /**
@@ -135,7 +136,7 @@ public class AuditTrail {
                 caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(),
                 resource.caseId(), decision == null ? null : decision.jurisdiction(),
                 decision == null ? null : decision.rulesetVersion(), decision == null ? null : decision.ruleId(), null,
-                null, null, null, rowVersionBefore, null, null, null));
+                null, null, null, rowVersionBefore, null, null, null, assignmentTraceId()));
     }
 
     private Counter refusalCounter(int status) {
@@ -164,5 +165,10 @@ public class AuditTrail {
 
     private static String requestId() {
         return MDC.get(RequestIds.MDC_KEY);
+    }
+
+    /** Set when the request held its case's assignment {@code FOR SHARE} and that event carried a trace. */
+    private static String assignmentTraceId() {
+        return MDC.get(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
     }
 }

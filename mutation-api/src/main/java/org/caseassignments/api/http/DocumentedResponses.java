@@ -155,6 +155,11 @@ final class DocumentedResponses implements OperationCustomizer {
                 .addProperty("instance", new StringSchema().format("uri-reference"))
                 .addProperty("code", new StringSchema()._enum(Arrays.stream(ProblemCode.values()).map(Enum::name).toList()))
                 .addProperty("request_id", new StringSchema().description("The X-Request-Id of the answer"))
+                .addProperty("trace_id", new StringSchema().pattern("^[0-9a-f]{32}$").description(
+                        "The W3C trace id of the request: the caller's traceparent's when it sent a valid one"))
+                .addProperty("assignment_trace_id", new StringSchema().pattern("^[0-9a-f]{32}$").description(
+                        "The W3C trace id of the upstream event that set the case assignment the request held under its "
+                        + "lock, when that event carried one: the event a 409 CONCURRENT_MODIFICATION refused for"))
                 .addProperty("errors", new ArraySchema().items(new ObjectSchema()
                         .addProperty("field", new StringSchema())
                         .addProperty("message", new StringSchema())))

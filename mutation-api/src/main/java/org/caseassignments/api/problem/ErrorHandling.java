@@ -204,6 +204,7 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
         }
         problem.setProperty("code", code.name());
         problem.setProperty("request_id", org.slf4j.MDC.get(RequestIds.MDC_KEY));
+        RequestIds.traceMembers().forEach(problem::setProperty);
         if (!errors.isEmpty()) {
             problem.setProperty("errors", errors.stream()
                     .map(error -> Map.of("field", error.field(), "message", error.message())).toList());

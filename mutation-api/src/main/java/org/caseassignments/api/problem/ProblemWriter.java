@@ -59,6 +59,7 @@ public final class ProblemWriter {
         }
         problem.put("code", code.name());
         problem.put("request_id", RequestIds.of(request, response));
+        problem.putAll(RequestIds.traceMembers());
         problem.putAll(members);
         byte[] body = JSON.writeValueAsBytes(problem);
         response.resetBuffer();

@@ -28,6 +28,7 @@ final class RequestIdFilter extends OncePerRequestFilter {
                 MDC.remove(RequestIds.MDC_KEY);
                 MDC.remove(RequestIds.SUB_MDC_KEY);
                 MDC.remove(RequestIds.CASE_ID_MDC_KEY);
+                MDC.remove(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
             } else {
                 MDC.put(RequestIds.MDC_KEY, previous);
             }

@@ -1,10 +1,13 @@
 package org.caseassignments.api.requestid;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.MDC;
 
 /**
  * The request id: taken from the caller's {@code X-Request-Id} when it is well formed (1–64 of
@@ -20,6 +23,14 @@ public final class RequestIds {
     public static final String SUB_MDC_KEY = "sub";
     /** The case the request is about, in the MDC once the policy sees the record. */
     public static final String CASE_ID_MDC_KEY = "case_id";
+    /**
+     * The upstream trace id of the event that set the assignment the request holds {@code FOR SHARE}, in the MDC from
+     * that read to the end of the request when the event carried one: logged, in the write's audit record and in
+     * the problem document (decision 34).
+     */
+    public static final String ASSIGNMENT_TRACE_ID_MDC_KEY = "assignment_trace_id";
+    /** Where Micrometer Tracing keeps the current trace id while a request's observation is open. */
+    static final String TRACING_MDC_KEY = "traceId";
     static final String ATTRIBUTE = RequestIds.class.getName() + ".id";
 
     private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -36,6 +47,24 @@ public final class RequestIds {
             response.setHeader(HEADER, id);
         }
         return id;
+    }
+
+    /**
+     * The trace members of a problem document, from the MDC: {@code trace_id}, the request's own trace (Micrometer
+     * Tracing's, the caller's W3C {@code traceparent} when it sent one), and {@code assignment_trace_id}, the trace of
+     * the event that set the assignment the request held; each only when known (decision 34).
+     */
+    public static Map<String, Object> traceMembers() {
+        Map<String, Object> members = new LinkedHashMap<>(2);
+        String traceId = MDC.get(TRACING_MDC_KEY);
+        if (traceId != null) {
+            members.put("trace_id", traceId);
+        }
+        String assignmentTraceId = MDC.get(ASSIGNMENT_TRACE_ID_MDC_KEY);
+        if (assignmentTraceId != null) {
+            members.put("assignment_trace_id", assignmentTraceId);
+        }
+        return members;
     }
 
     /** {@code inbound} when it is well formed, otherwise a new random id. */

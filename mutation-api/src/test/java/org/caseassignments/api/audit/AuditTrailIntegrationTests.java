@@ -33,12 +33,15 @@ import org.springframework.test.context.DynamicPropertySource;
  * Every write path leaves exactly one record, in the write's own transaction (the record's {@code xmin}
  * is the written row's), naming the ruleset version, the rule, the assignment under the lock and the row
  * versions; a write that rolls back leaves none, and a record that cannot be inserted rolls the write
- * back; refusals are recorded by the refusal writer.
+ * back; refusals are recorded by the refusal writer. The trace of the event that set the assignment a write held
+ * reaches its record and the problem document of a refusal about that assignment.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class AuditTrailIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
+    static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+    static final String REASSIGNMENT_TRACE = "0af7651916cd43dd8448eb211c80319c";
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -298,6 +301,88 @@ class AuditTrailIntegrationTests {
         assertThat(record).containsEntry("outcome", "REFUSED").containsEntry("action", "create")
                 .containsEntry("status", 403);
         assertThat(record.get("resource_id")).isNull();
+    }
+
+    // The upstream trace of the event that set the assignment a write held FOR SHARE (decision 34)
+
+    @Test
+    void shouldRecordTheTraceOfTheEventThatSetTheAssignmentACreateHeld() {
+        UUID caseId = tracedCase("w-1", "s-1", TRACE);
+
+        Reply created = api.send(ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                .token(TestTokens.caseworker("w-1").token()).header("X-Request-Id", "trace-create-1").json("{}"));
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(onlyRecordOf(UUID.fromString(created.text("id"))))
+                .containsEntry("request_id", "trace-create-1").containsEntry("assignment_trace_id", TRACE);
+    }
+
+    @Test
+    void shouldRecordTheTraceOfTheEventThatSetTheAssignmentAnUpdateHeld() {
+        UUID caseId = tracedCase("w-1", "s-1", TRACE);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+
+        Reply updated = api.patch("/placements/" + placement, TestTokens.supervisor("s-1").token(),
+                TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
+
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+        assertThat(onlyRecordOf(placement)).containsEntry("assignment_trace_id", TRACE);
+    }
+
+    @Test
+    void shouldRecordNoTraceWhenTheEventCarriedNone() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+
+        Reply created = api.post("/cases/" + caseId + "/placements", TestTokens.caseworker("w-1").token(), "{}");
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        Map<String, Object> record = onlyRecordOf(UUID.fromString(created.text("id")));
+        assertThat(record.get("assignment_trace_id")).isNull();
+        assertThat(record.get("request_id")).isEqualTo(created.header("X-Request-Id").orElseThrow());
+    }
+
+    @Test
+    void shouldNameTheReassignmentsTraceInThe409AndItsRecordWhenTheAssignmentChangesUnderTheRequest() {
+        // Given a placement of a case whose assignment an event with a trace is about to change
+        UUID caseId = tracedCase("w-old", "s-1", TRACE);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(2).insert(jdbc);
+
+        // When the reassignment commits while the update waits for the case's row
+        Reply raced;
+        try (OpenTransaction reassignment = OpenTransaction.begin(DB.dataSource(), other -> new AssignmentWriter(other)
+                .apply(List.of(AssignmentUpdate.changed(caseId, "w-new", "s-1", 3).withTraceId(REASSIGNMENT_TRACE))))
+                .awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement)
+                            .token(TestTokens.caseworker("w-old").token()).header("X-Request-Id", "trace-409-1")
+                            .ifMatch(TestETags.placement(placement, 1)).json("{\"status\": \"ACTIVE\"}"));
+        }
+
+        // Then the 409 names the event that changed it, and so does the refusal's record
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(raced.text("assignment_trace_id")).isEqualTo(REASSIGNMENT_TRACE);
+        assertThat(raced.text("request_id")).isEqualTo("trace-409-1");
+        assertThat(awaitOnlyRecordOf(placement)).containsEntry("status", 409).containsEntry("request_id", "trace-409-1")
+                .containsEntry("assignment_trace_id", REASSIGNMENT_TRACE);
+    }
+
+    @Test
+    void shouldCarryNoAssignmentTraceInAProblemAboutNoAssignment() {
+        Reply missing = api.patch("/placements/" + UUID.randomUUID(), TestTokens.caseworker("w-1").token(),
+                TestETags.placement(UUID.randomUUID(), 1), "{\"status\": \"ACTIVE\"}");
+
+        assertThat(missing.status()).as(missing.toString()).isEqualTo(404);
+        assertThat(missing.json().has("assignment_trace_id")).isFalse();
+        assertThat(missing.text("request_id")).isNotBlank();
+    }
+
+    /** A case of the default jurisdiction whose assignment, at revision 2, was set by an event with this trace. */
+    private UUID tracedCase(String worker, String supervisor, String traceId) {
+        UUID caseId = Cases.assignedTo(jdbc, worker, supervisor, 1);
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, worker, supervisor, 2)
+                .withTraceId(traceId)));
+        return caseId;
     }
 
     private void assertSameTransaction(String table, UUID id) {

@@ -36,15 +36,13 @@ class OpenApiDocumentIntegrationTests {
     static void properties(DynamicPropertyRegistry registry) {
         TestApplication.register(registry, DB);
         registry.add("api.openapi.servers", () -> "https://case-assignments.agency.test, https://backup.agency.test");
-        registry.add("api.openapi.license-name", () -> "Apache-2.0");
-        registry.add("api.openapi.license-url", () -> "https://www.apache.org/licenses/LICENSE-2.0");
     }
 
     @LocalServerPort
     int port;
 
     @Test
-    void shouldGiveEveryOperationASummaryAndTheInfoALicenceAndServeTheConfiguredServers() throws IOException {
+    void shouldGiveEveryOperationASummaryAndTheInfoTheProjectsLicenceByDefaultAndServeTheConfiguredServers() throws IOException {
         Reply docs = new ApiClient(port).get("/v3/api-docs", null);
         assertThat(docs.status()).as(docs.toString()).isEqualTo(200);
         Files.writeString(Files.createDirectories(Path.of("target")).resolve("openapi.json"), docs.body());

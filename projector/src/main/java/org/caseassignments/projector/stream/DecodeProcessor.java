@@ -72,7 +72,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     }
 
     private void process(Record<byte[], byte[]> record, RecordMetadata source, RecordLogContext logContext) {
-        Ingested ingested = retry.call(() -> reader.read(record.key(), record.value()));
+        Ingested ingested = retry.call(() -> reader.read(record.key(), record.value(), record.headers()));
         if (ingested instanceof Ingested.Accepted accepted) {
             logContext.caseId(accepted.update().caseId());
             writer.add(new PendingEvent(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
