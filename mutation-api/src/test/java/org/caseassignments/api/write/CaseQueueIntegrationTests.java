@@ -31,7 +31,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Case-lock fairness under a forced race: an API write holds a case {@code FOR SHARE} (kept open by a row lock a
  * second connection holds on the row it updates), the projector's apply of a new revision of that case waits for
- * it, and only then does a second API write on the same case arrive. PostgreSQL lets a new {@code FOR SHARE}
+ * it, and only then does a second API write on the same case arrive: an update or a create, the two paths that
+ * hold a case. PostgreSQL lets a new {@code FOR SHARE}
  * locker join the holders while an updater waits, so without the case's queue the second write would get in
  * ahead of the projector, and every write after it too.
  */
@@ -41,6 +42,7 @@ class CaseQueueIntegrationTests {
     static final TestDatabase DB = TestDatabase.migrated();
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final String WORKER = TestTokens.caseworker("w-old").token();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -56,47 +58,66 @@ class CaseQueueIntegrationTests {
     @Test
     void shouldHoldAnUpdateArrivingAfterTheProjectorQueuedUntilItsApplyCommitsThenRefuse409() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
-        UUID first = Rows.kinshipOption(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
         UUID second = Rows.kinshipOption(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
-        String worker = TestTokens.caseworker("w-old").token();
-        ApiClient api = new ApiClient(port);
 
-        try (OpenTransaction rowHolder = lockRow("kinship_options", first)) {
-            // Given: an update holding the case FOR SHARE, kept open by its own row's lock
-            CompletableFuture<Reply> holding = api.sendAsync(patch(first, worker, "Held"));
-            backends.awaitBlockedBy(rowHolder.pid());
-            try (OpenTransaction apply = OpenTransaction.begin(DB.dataSource(), projector -> new AssignmentWriter(projector)
-                    .apply(List.of(AssignmentUpdate.changed(caseId, "w-new", "s-1", 2))))) {
-                // and the projector's apply of revision 2 waiting for that update
-                awaitQueued(apply.pid());
+        Reply refused = arriveWhileTheProjectorIsQueued(caseId, patch(second, WORKER, "Overtaking"));
 
-                // When: another update of the same case arrives
-                CompletableFuture<Reply> arriving = api.sendAsync(patch(second, worker, "Overtaking"));
-                await().atMost(TIMEOUT).alias("the arriving update to answer or to wait behind the projector")
-                        .until(() -> arriving.isDone() || !backends.blockedBy(apply.pid()).isEmpty());
-
-                // Then: it waits behind the projector, and still does once the holding update committed
-                assertThat(arriving).as("an update arriving after the projector's apply queued answered first: %s",
-                        arriving.getNow(null)).isNotDone();
-                rowHolder.commit();
-                assertThat(holding.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
-                apply.awaitWork();
-                assertThat(arriving).isNotDone();
-                assertThat(backends.blockedBy(apply.pid())).isNotEmpty();
-                apply.commit();
-
-                Reply refused = arriving.get(30, TimeUnit.SECONDS);
-                assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
-                assertThat(refused.code()).isEqualTo("CONCURRENT_MODIFICATION");
-            }
-        }
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.code()).isEqualTo("CONCURRENT_MODIFICATION");
         assertThat(jdbc.queryForMap("SELECT relative_name, assigned_worker_sub, assignment_revision FROM kinship_options"
                 + " WHERE id = ?", second))
                 .containsEntry("relative_name", "Ada Relative")
                 .containsEntry("assigned_worker_sub", "w-new")
                 .containsEntry("assignment_revision", 2L);
-        assertThat(jdbc.queryForObject("SELECT relative_name FROM kinship_options WHERE id = ?", String.class, first))
-                .isEqualTo("Held");
+    }
+
+    @Test
+    void shouldHoldACreateArrivingAfterTheProjectorQueuedUntilItsApplyCommitsThenRefuse409() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
+
+        Reply refused = arriveWhileTheProjectorIsQueued(caseId, ApiClient.request("POST",
+                "/cases/" + caseId + "/kinship-options").token(WORKER)
+                .json("{\"relative_name\": \"Overtaking\", \"relationship\": \"aunt\"}"));
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM kinship_options WHERE relative_name = 'Overtaking'",
+                Long.class)).isZero();
+    }
+
+    /**
+     * Given an update holding the case {@code FOR SHARE} (kept open by its own row's lock) and the projector's
+     * apply of revision 2 (w-new) queued behind it, sends {@code arriving}; proves that it waits behind the
+     * projector, also once the holding update has committed; then lets the projector commit, and returns the
+     * arriving request's answer.
+     */
+    private Reply arriveWhileTheProjectorIsQueued(UUID caseId, ApiClient.Request arriving) throws Exception {
+        UUID first = Rows.kinshipOption(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+        ApiClient api = new ApiClient(port);
+        try (OpenTransaction rowHolder = lockRow("kinship_options", first)) {
+            CompletableFuture<Reply> holding = api.sendAsync(patch(first, WORKER, "Held"));
+            backends.awaitBlockedBy(rowHolder.pid());
+            try (OpenTransaction apply = OpenTransaction.begin(DB.dataSource(), projector -> new AssignmentWriter(projector)
+                    .apply(List.of(AssignmentUpdate.changed(caseId, "w-new", "s-1", 2))))) {
+                awaitQueued(apply.pid());
+
+                CompletableFuture<Reply> answer = api.sendAsync(arriving);
+                await().atMost(TIMEOUT).alias("the arriving request to answer or to wait behind the projector")
+                        .until(() -> answer.isDone() || !backends.blockedBy(apply.pid()).isEmpty());
+
+                assertThat(answer).as("a request arriving after the projector's apply queued answered first: %s",
+                        answer.getNow(null)).isNotDone();
+                rowHolder.commit();
+                assertThat(holding.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+                apply.awaitWork();
+                assertThat(answer).isNotDone();
+                assertThat(backends.blockedBy(apply.pid())).isNotEmpty();
+                apply.commit();
+                assertThat(jdbc.queryForObject("SELECT relative_name FROM kinship_options WHERE id = ?", String.class,
+                        first)).isEqualTo("Held");
+                return answer.get(30, TimeUnit.SECONDS);
+            }
+        }
     }
 
     /**
