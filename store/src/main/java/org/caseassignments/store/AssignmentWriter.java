@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,8 +19,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The one implementation of the never-rewind write. Runs inside the caller's transaction (Spring's
  * {@code DataSourceUtils} binding, so wrap a batch in one {@code TransactionTemplate}).
  *
- * <p>Lock order is a contract ({@link LockOrder}, the one statement of it): the projection rows first, sorted by
- * case id, then the placement and kinship rows of the cases whose projection row moved; never a foster home (the
+ * <p>Lock order is a contract ({@link LockOrder}, the one statement of it): the queues of the cases API writes hold
+ * when the first try times out ({@link CaseQueue}), the projection rows, sorted by case id, then the placement and kinship rows of the cases whose projection row moved; never a foster home (the
  * entity-copy update changes neither a placement's status nor its home, so the occupancy trigger stays silent). A create transaction holding
  * {@code FOR SHARE} on a projection row therefore makes this writer wait until the create commits,
  * after which the entity update sees and corrects the row it inserted.
@@ -242,7 +243,47 @@ public class AssignmentWriter {
         Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
-        jdbc.execute(LOOKUPS_BY_KEY);
+        // In a transaction, the live projection's upsert is tried with a short lock timeout first, and queues for
+        // the cases it could not lock at once only then (CaseQueue, decision 33); both ride on the planner settings'
+        // round trips. Outside one, a lock lasts one statement and there is nothing to queue with.
+        boolean tried = Boolean.TRUE.equals(jdbc.execute((Connection connection) -> {
+            boolean tryFirst = followEntities && !connection.getAutoCommit();
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(tryFirst ? LOOKUPS_BY_KEY + CaseQueue.TRY : LOOKUPS_BY_KEY);
+            }
+            return tryFirst;
+        }));
+        try {
+            upsert(guard, survivors, byCase, outcomes, inserted, advanced);
+        } catch (RuntimeException failure) {
+            if (!tried || !CaseQueue.timedOut(failure)) {
+                throw failure;
+            }
+            outcomes.clear();
+            inserted.clear();
+            advanced.clear();
+            CaseQueue.queueForContended(jdbc, survivors.stream().map(AssignmentUpdate::caseId).toList());
+            upsert(guard, survivors, byCase, outcomes, inserted, advanced);
+        }
+        jdbc.execute(tried ? CaseQueue.TRIED + PLANNER_DEFAULTS : PLANNER_DEFAULTS);
+        Map<UUID, Outcome> ordered = new LinkedHashMap<>();
+        survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
+        List<AssignmentUpdate> moved = new ArrayList<>(inserted.size() + advanced.size());
+        inserted.forEach(caseId -> moved.add(byCase.get(caseId)));
+        advanced.forEach(caseId -> moved.add(byCase.get(caseId)));
+        Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
+        int[] placements = followed.getOrDefault("placements", new int[2]);
+        int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
+        if (followEntities) {
+            recordHistory(seen, !moved.isEmpty());
+        }
+        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
+                ordered);
+    }
+
+    /** The projection upsert of the reduced batch; fills in each case's outcome and the cases it moved. */
+    private void upsert(Guard guard, List<AssignmentUpdate> survivors, Map<UUID, AssignmentUpdate> byCase,
+                        Map<UUID, Outcome> outcomes, List<UUID> inserted, List<UUID> advanced) {
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(UPSERT_PROJECTION.formatted(table, guard.condition))) {
                 bindUpdates(connection, ps, survivors, true);
@@ -271,20 +312,6 @@ public class AssignmentWriter {
             }
             return null;
         });
-        jdbc.execute(PLANNER_DEFAULTS);
-        Map<UUID, Outcome> ordered = new LinkedHashMap<>();
-        survivors.forEach(update -> ordered.put(update.caseId(), outcomes.get(update.caseId())));
-        List<AssignmentUpdate> moved = new ArrayList<>(inserted.size() + advanced.size());
-        inserted.forEach(caseId -> moved.add(byCase.get(caseId)));
-        advanced.forEach(caseId -> moved.add(byCase.get(caseId)));
-        Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
-        int[] placements = followed.getOrDefault("placements", new int[2]);
-        int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
-        if (followEntities) {
-            recordHistory(seen, !moved.isEmpty());
-        }
-        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
-                ordered);
     }
 
     /**

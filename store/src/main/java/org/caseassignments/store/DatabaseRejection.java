@@ -92,6 +92,11 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
         return Handling.RETRY_THEN_ISOLATE;
     }
 
+    /** Whether {@code failure} is PostgreSQL's {@code lock_not_available}: a {@code lock_timeout} or a {@code NOWAIT}. */
+    static boolean lockNotAvailable(Throwable failure) {
+        return sqlException(failure).map(sql -> "55P03".equals(sql.getSQLState())).orElse(false);
+    }
+
     private static String dataReason(String state) {
         return switch (state != null && state.length() == 5 ? state.substring(0, 2) : "") {
             case "22" -> DATA_EXCEPTION;

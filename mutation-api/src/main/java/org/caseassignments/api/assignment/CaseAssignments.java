@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.requestid.RequestIds;
+import org.caseassignments.store.LockOrder;
 import org.slf4j.MDC;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -19,12 +20,6 @@ import org.springframework.stereotype.Repository;
 /** Reads of the projection; what a missing row or a placeholder means is decided by {@link CaseAssignment}. */
 @Repository
 public class CaseAssignments {
-
-    private static final String FIND = """
-            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id
-              FROM case_assignments
-             WHERE case_id = ?
-            """;
 
     /**
      * The row as a decision reads it, with how long ago the projection wrote it, by the database's clock:
@@ -39,16 +34,29 @@ public class CaseAssignments {
 
     static final String AGE_METRIC = "api.projection.age";
 
-    /** Blocks the projector's upsert of this row (it takes a row lock first) until the holder commits. */
-    private static final String FIND_FOR_SHARE = FIND + " FOR SHARE";
+    /**
+     * Blocks the projector's upsert of this row (it takes a row lock first) until the holder commits. The case's
+     * queue is taken first, in the same statement (the materialized CTE runs before the row is locked), so a
+     * projector already queued for the case goes ahead of this write instead of waiting behind every new one
+     * ({@link LockOrder}, decision 33).
+     */
+    private static final String FIND_FOR_SHARE = """
+            WITH queued AS MATERIALIZED (SELECT ?::uuid AS case_id, %s AS place)
+            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id
+              FROM case_assignments
+             WHERE case_id = (SELECT case_id FROM queued)
+               FOR SHARE
+            """.formatted(LockOrder.queueShared("?::uuid"));
 
     /**
      * The same hold, taken by an update of a case-scoped row before it locks that row: the case's jurisdiction
-     * is an input of the decision, and the projection row is locked first, as the projector does.
+     * is an input of the decision, and the projection row is locked first, as the projector does; the case's
+     * queue before it, as above.
      */
     private static final String HOLD_CASE_OF = """
+            WITH queued AS MATERIALIZED (SELECT case_id, %2$s AS place FROM %1$s WHERE id = ?)
             SELECT trace_id FROM case_assignments
-             WHERE case_id = (SELECT case_id FROM %s WHERE id = ?)
+             WHERE case_id = (SELECT case_id FROM queued)
                FOR SHARE
             """;
 
@@ -124,19 +132,19 @@ public class CaseAssignments {
             holding(rs.getString("trace_id"));
             return map(rs, row);
         };
-        return (first == null ? jdbc.query(FIND_FOR_SHARE, held, caseId)
-                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, held, caseId)).stream().findFirst();
+        return (first == null ? jdbc.query(FIND_FOR_SHARE, held, caseId, caseId)
+                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, held, caseId, caseId)).stream().findFirst();
     }
 
     /**
      * Inside the caller's transaction, before it locks a placement or kinship option row: holds the row's case
      * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
-     * The first step of the writers' lock order ({@link org.caseassignments.store.LockOrder}).
+     * The first two steps of the writers' lock order ({@link LockOrder}): the case's queue, then its row.
      *
      * @param table {@code placements} or {@code kinship_options}
      */
     public void holdCaseOf(String table, UUID entityId) {
-        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table)), rs -> {
+        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table), LockOrder.queueShared("case_id")), rs -> {
             holding(rs.getString("trace_id"));
         }, entityId);
     }

@@ -1,0 +1,104 @@
+package org.caseassignments.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The projector's side of the cases' queue ({@link LockOrder}, first step): its upsert of the live projection is
+ * tried first with a short {@code lock_timeout} inside a savepoint, which costs no round trip of its own (the
+ * statements ride on the planner settings the writer sends anyway). Only when that try waits longer than
+ * {@link #TRY_FOR} for a row lock does the writer roll back to the savepoint, find the cases it cannot lock at
+ * once, queue exclusively for those, in key order, holding no case row while it waits, and upsert again with no
+ * timeout. A backlog batch of many thousands of cases therefore takes no advisory lock unless API writes hold
+ * some of its cases; then it takes one per contended case. Why: decision 33.
+ */
+final class CaseQueue {
+
+    /**
+     * How long the first try waits for a row lock before the writer queues: longer than an API write holds a
+     * case (a few milliseconds), so an occasional write costs no second try, and short against the latency of
+     * an event (the projector's commit interval is a second).
+     */
+    static final Duration TRY_FOR = Duration.ofMillis(50);
+
+    private static final String SAVEPOINT = "case_queue_try";
+
+    /** Sent after the planner setting, in its round trip: the setting outlives a rollback to the savepoint. */
+    static final String TRY = "; SAVEPOINT " + SAVEPOINT + "; SET LOCAL lock_timeout = '" + TRY_FOR.toMillis() + "ms'";
+
+    /** Sent before the planner setting, in its round trip: keeps what the upsert wrote and ends the short timeout. */
+    static final String TRIED = "RELEASE SAVEPOINT " + SAVEPOINT + "; SET LOCAL lock_timeout TO DEFAULT; ";
+
+    private static final String BACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT " + SAVEPOINT;
+
+    /**
+     * The queue keys of the batch's cases whose rows another transaction holds now, in key order. Locks the others
+     * without waiting; the caller rolls back to the savepoint right after, so it holds no case row while it queues.
+     */
+    private static final String CONTENDED = """
+            WITH free AS MATERIALIZED (
+                SELECT case_id FROM case_assignments WHERE case_id = ANY (?::uuid[]) FOR NO KEY UPDATE SKIP LOCKED)
+            SELECT DISTINCT %s AS queue_key
+              FROM case_assignments ca
+             WHERE ca.case_id = ANY (?::uuid[])
+               AND NOT EXISTS (SELECT 1 FROM free WHERE free.case_id = ca.case_id)
+             ORDER BY queue_key
+            """.formatted(LockOrder.queueKey("ca.case_id"));
+
+    /** Exclusive places in the given queues, taken in the array's order (ascending keys: no cycle between two writers). */
+    private static final String QUEUE_EXCLUSIVE = """
+            SELECT count(pg_advisory_xact_lock(k)) FROM unnest(?::bigint[]) AS k
+            """;
+
+    private CaseQueue() {
+    }
+
+    /**
+     * After the first try timed out: back to the savepoint (its row locks and the short timeout go with it),
+     * then an exclusive place in the queue of every case of {@code caseIds} that another transaction holds.
+     * Returns once the writer holds them all: no API write holds those cases then, and no new one can until
+     * this transaction ends.
+     *
+     * @return how many cases' queues the writer holds
+     */
+    static int queueForContended(JdbcTemplate jdbc, List<UUID> caseIds) {
+        jdbc.execute(BACK_TO_SAVEPOINT);
+        List<Long> keys = new ArrayList<>();
+        jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(CONTENDED)) {
+                Object[] ids = caseIds.toArray();
+                ps.setArray(1, connection.createArrayOf("uuid", ids));
+                ps.setArray(2, connection.createArrayOf("uuid", ids));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        keys.add(rs.getLong(1));
+                    }
+                }
+            }
+            return null;
+        });
+        jdbc.execute(BACK_TO_SAVEPOINT);
+        if (!keys.isEmpty()) {
+            jdbc.execute((Connection connection) -> {
+                try (PreparedStatement ps = connection.prepareStatement(QUEUE_EXCLUSIVE)) {
+                    ps.setArray(1, connection.createArrayOf("bigint", keys.toArray()));
+                    ps.executeQuery().close();
+                }
+                return null;
+            });
+        }
+        return keys.size();
+    }
+
+    /** Whether the first try's upsert failed for its short timeout (and not for anything the batch must hear of). */
+    static boolean timedOut(RuntimeException failure) {
+        return DatabaseRejection.lockNotAvailable(failure);
+    }
+}
