@@ -29,13 +29,24 @@ final class ProjectorProcess implements AutoCloseable {
 
     /** Runs {@code main}'s main method, which must start the projector application. */
     static ProjectorProcess start(Class<?> main, Map<String, String> properties) {
+        // A small heap and the quick compiler: tests start many short-lived projectors.
+        return start(main, List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), properties);
+    }
+
+    /**
+     * Runs {@code main}'s main method in a JVM started with {@code jvmOptions} (e.g. a heap limit and a GC log).
+     * The probes and the actuator listen on any free port unless {@code properties} name their ports.
+     */
+    static ProjectorProcess start(Class<?> main, List<String> jvmOptions, Map<String, String> properties) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
-        // Any free ports for the probes and the actuator: another build on the machine may run a projector on 8081.
-        command.add("--server.port=0");
-        command.add("--management.server.port=0");
-        properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        // Any free ports by default: another build on the machine may run a projector on 8081.
+        Map<String, String> arguments = new java.util.LinkedHashMap<>(Map.of("server.port", "0", "management.server.port", "0"));
+        arguments.putAll(properties);
+        arguments.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Path log = Files.createTempFile(Path.of("target"), "projector-process-", ".log");
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -72,6 +83,11 @@ final class ProjectorProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** The operating system's id of the process, e.g. to read its {@code /proc} entries. */
+    long pid() {
+        return process.pid();
     }
 
     @Override
