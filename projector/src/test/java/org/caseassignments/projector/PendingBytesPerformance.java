@@ -145,8 +145,7 @@ public final class PendingBytesPerformance {
                 rssPeak = Math.max(rssPeak, peakRssKib(projector.pid()));
                 if (++polls % 5 == 0) {
                     // Every 5 s: the decaying maximum forgets a batch after about two minutes.
-                    Scrape now = scrape(managementPort);
-                    largestBatch = now == null ? largestBatch : Math.max(largestBatch, now.largestBatch());
+                    largestBatch = largest(largestBatch, scrape(managementPort));
                 }
                 long now = jdbc.queryForObject("SELECT count(*) FROM case_assignments", Long.class);
                 if (now > rows) {
@@ -165,7 +164,7 @@ public final class PendingBytesPerformance {
             boolean alive = projector.isAlive();
             if (alive) {
                 meters = scrape(managementPort);
-                largestBatch = meters == null ? largestBatch : Math.max(largestBatch, meters.largestBatch());
+                largestBatch = largest(largestBatch, meters);
             }
             if (drained && !ProjectionRows.projection(jdbc).equals(history.oracle)) {
                 throw new IllegalStateException("every case is in PostgreSQL, but not every one at its final assignment");
@@ -246,6 +245,11 @@ public final class PendingBytesPerformance {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /** The larger of {@code largest} and the scrape's largest batch, if the projector answered with one. */
+    private static double largest(double largest, Scrape scrape) {
+        return scrape == null || Double.isNaN(scrape.largestBatch()) ? largest : Math.max(largest, scrape.largestBatch());
     }
 
     private static double sample(String scrape, String name) {
