@@ -253,6 +253,12 @@ public final class ProjectorPerformance {
     }
 
     static void publish(String topic, List<Event> events) throws Exception {
+        publish(topic, events, null);
+    }
+
+    /** Publishes the events, each record carrying {@code headers} (none when null). */
+    static void publish(String topic, List<Event> events, Iterable<org.apache.kafka.common.header.Header> headers)
+            throws Exception {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -262,7 +268,7 @@ public final class ProjectorPerformance {
                 new ByteArraySerializer())) {
             List<Future<RecordMetadata>> sent = new ArrayList<>(events.size());
             for (Event e : events) {
-                sent.add(producer.send(new ProducerRecord<>(topic, e.key().getBytes(), e.value())));
+                sent.add(producer.send(new ProducerRecord<>(topic, null, e.key().getBytes(), e.value(), headers)));
             }
             producer.flush();
             for (Future<RecordMetadata> f : sent) {

@@ -17,6 +17,9 @@ import java.util.stream.Collectors;
  */
 final class ProjectorProcess implements AutoCloseable {
 
+    /** A small heap and the quick compiler: tests start many short-lived projectors. */
+    private static final List<String> TEST_JVM = List.of("-Xmx384m", "-XX:TieredStopAtLevel=1");
+
     private final Process process;
     final Path log;
 
@@ -31,7 +34,15 @@ final class ProjectorProcess implements AutoCloseable {
 
     /** Runs {@code main}'s main method, which must start the projector application. */
     static ProjectorProcess start(Class<?> main, Map<String, String> properties) {
-        return start(main, System.getProperty("java.class.path"), properties);
+        return start(main, TEST_JVM, System.getProperty("java.class.path"), properties);
+    }
+
+    /**
+     * Runs {@code main}'s main method in a JVM started with {@code jvmOptions} (e.g. a heap limit and a GC log).
+     * The probes and the actuator listen on any free port unless {@code properties} name their ports.
+     */
+    static ProjectorProcess start(Class<?> main, List<String> jvmOptions, Map<String, String> properties) {
+        return start(main, jvmOptions, System.getProperty("java.class.path"), properties);
     }
 
     /**
@@ -42,17 +53,20 @@ final class ProjectorProcess implements AutoCloseable {
         String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.contains("testkit") && !entry.endsWith("test-classes"))
                 .collect(Collectors.joining(File.pathSeparator));
-        return start(ProjectorApplication.class, classpath, properties);
+        return start(ProjectorApplication.class, TEST_JVM, classpath, properties);
     }
 
-    private static ProjectorProcess start(Class<?> main, String classpath, Map<String, String> properties) {
+    private static ProjectorProcess start(Class<?> main, List<String> jvmOptions, String classpath,
+                                          Map<String, String> properties) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
-                "-cp", classpath, main.getName()));
-        // Any free ports for the probes and the actuator: another build on the machine may run a projector on 8081.
-        command.add("--server.port=0");
-        command.add("--management.server.port=0");
-        properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classpath, main.getName()));
+        // Any free ports by default: another build on the machine may run a projector on 8081.
+        Map<String, String> arguments = new java.util.LinkedHashMap<>(Map.of("server.port", "0", "management.server.port", "0"));
+        arguments.putAll(properties);
+        arguments.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Path log = Files.createTempFile(Path.of("target"), "projector-process-", ".log");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
@@ -91,6 +105,11 @@ final class ProjectorProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** The operating system's id of the process, e.g. to read its {@code /proc} entries. */
+    long pid() {
+        return process.pid();
     }
 
     @Override
