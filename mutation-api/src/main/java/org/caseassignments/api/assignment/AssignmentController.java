@@ -112,7 +112,7 @@ class AssignmentController {
             return CompletableFuture.completedFuture(ResponseEntity.ok(current(caller, caseId)));
         }
         long wanted = revision("min_revision", minRevision);
-        CaseAssignment now = assignments.read(caseId);
+        ProjectedAssignment now = assignments.read(caseId);
         if (now.revision() >= wanted) {
             return CompletableFuture.completedFuture(ResponseEntity.ok(authorized(caller, now)));
         }
@@ -120,7 +120,7 @@ class AssignmentController {
             return CompletableFuture.completedFuture(behind(caller, now, wanted, patience));
         }
         return waits.await(caseId, wanted, patience).thenApply(reached -> {
-            CaseAssignment read = assignments.read(caseId);
+            ProjectedAssignment read = assignments.read(caseId);
             return read.revision() >= wanted ? ResponseEntity.ok(authorized(caller, read)) : behind(caller, read, wanted, patience);
         });
     }
@@ -146,7 +146,7 @@ class AssignmentController {
         return authorized(caller, assignments.read(caseId));
     }
 
-    private AssignmentResponse authorized(Caller caller, CaseAssignment assignment) {
+    private AssignmentResponse authorized(Caller caller, ProjectedAssignment assignment) {
         policy.require(caller, Action.READ, assignment.resource());
         return new AssignmentResponse(assignment.caseId(), assignment.pair().assignedWorkerSub(),
                 assignment.pair().supervisorSub(), assignment.revision());
@@ -166,7 +166,7 @@ class AssignmentController {
      * Not reached in time. A case the caller may read answers 409 with the revision it is at; one the projection does
      * not know yet also 409 (it is behind, not foreign); one of another jurisdiction is a 403 like any read of it.
      */
-    private ResponseEntity<Object> behind(Caller caller, CaseAssignment read, long wanted, Duration waited) {
+    private ResponseEntity<Object> behind(Caller caller, ProjectedAssignment read, long wanted, Duration waited) {
         if (read.known()) {
             policy.require(caller, Action.READ, read.resource());
         }

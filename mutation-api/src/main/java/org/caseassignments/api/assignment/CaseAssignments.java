@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
-/** Reads of the projection; what a missing row or a placeholder means is decided by {@link CaseAssignment}. */
+/** Reads of the projection; what a missing row or a placeholder means is decided by {@link ProjectedAssignment}. */
 @Repository
 public class CaseAssignments {
 
@@ -113,22 +113,22 @@ public class CaseAssignments {
      * The projection as it is now, unknown when there is no row; read from the pool, never in a transaction,
      * to decide on. Records the age of a known row in {@code api.projection.age}.
      */
-    public CaseAssignment read(UUID caseId) {
+    public ProjectedAssignment read(UUID caseId) {
         return jdbc.query(READ, (rs, row) -> {
-            CaseAssignment assignment = map(rs, row);
+            ProjectedAssignment assignment = map(rs, row);
             if (assignment.known()) {
                 age.record(Duration.ofMillis(Math.max(0, rs.getLong("age_millis"))));
             }
             return assignment;
-        }, caseId).stream().findFirst().orElseGet(() -> CaseAssignment.unknown(caseId));
+        }, caseId).stream().findFirst().orElseGet(() -> ProjectedAssignment.unknown(caseId));
     }
 
     /**
      * Inside the caller's transaction: the row, locked {@code FOR SHARE} until commit; empty when there is none.
      * {@code first}, when given, runs before it in the same round trip.
      */
-    public Optional<CaseAssignment> readForShare(UUID caseId, OneRoundTrip.Along first) {
-        RowMapper<CaseAssignment> held = (rs, row) -> {
+    public Optional<ProjectedAssignment> readForShare(UUID caseId, OneRoundTrip.PairedStatement first) {
+        RowMapper<ProjectedAssignment> held = (rs, row) -> {
             holding(rs.getString("trace_id"));
             return map(rs, row);
         };
@@ -161,11 +161,11 @@ public class CaseAssignments {
         }
     }
 
-    private static CaseAssignment map(ResultSet rs, int row) throws SQLException {
+    private static ProjectedAssignment map(ResultSet rs, int row) throws SQLException {
         long revision = rs.getLong("assignment_revision");
         UUID caseId = rs.getObject("case_id", UUID.class);
-        return revision < 0 ? CaseAssignment.unknown(caseId)
-                : new CaseAssignment(caseId, new AssignmentPair(rs.getString("assigned_worker_sub"),
+        return revision < 0 ? ProjectedAssignment.unknown(caseId)
+                : new ProjectedAssignment(caseId, new AssignmentPair(rs.getString("assigned_worker_sub"),
                         rs.getString("supervisor_sub")), revision, rs.getString("jurisdiction"));
     }
 }

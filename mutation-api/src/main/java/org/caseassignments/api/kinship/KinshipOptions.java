@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -80,7 +80,7 @@ class KinshipOptions {
         return query.read(jdbc, LIST_BY_CASE, KinshipOptions::map, caseId);
     }
 
-    KinshipOption insert(UUID id, UUID caseId, CreateKinshipOptionRequest request, CaseAssignment assignment,
+    KinshipOption insert(UUID id, UUID caseId, CreateKinshipOptionRequest request, ProjectedAssignment assignment,
                          String createdBy) {
         return jdbc.queryForObject(INSERT, KinshipOptions::map, id, caseId, request.relativeName(),
                 request.relationship(), Boolean.TRUE.equals(request.approved()),

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.HomeGateRefusals;
@@ -82,7 +82,7 @@ class Placements {
         return Boolean.TRUE.equals(jdbc.queryForObject(FOSTER_HOME_EXISTS, Boolean.class, fosterHomeId, jurisdiction));
     }
 
-    Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, CaseAssignment assignment, String createdBy) {
+    Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, ProjectedAssignment assignment, String createdBy) {
         try {
             return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
                     request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
