@@ -67,15 +67,15 @@ public class CaseAssignments {
      * update holds {@code FOR SHARE} before it locks the row, is the authority. Named like the row's own
      * columns, so the row's mapper reads them unchanged.
      *
-     * @param table {@code placements} or {@code kinship_options}
+     * @param table the case-scoped table the row is read from
      */
-    public static String projectionColumnsOf(String table) {
+    public static String projectionColumnsOf(LockOrder.CaseScopedTable table) {
         return """
                 (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assigned_worker_sub,
                 (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS supervisor_sub,
                 (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assignment_revision,
                 (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS jurisdiction"""
-                .formatted(caseScoped(table));
+                .formatted(table.table());
     }
 
     /**
@@ -83,19 +83,12 @@ public class CaseAssignments {
      * {@code FOR SHARE} by then): the write repairs a copy left ahead, so the projector's next event for
      * the case reaches the row again.
      */
-    public static String copyFromProjection(String table) {
+    public static String copyFromProjection(LockOrder.CaseScopedTable table) {
         return """
                 assigned_worker_sub = (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id),
                 supervisor_sub = (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id),
                 assignment_revision = (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id)"""
-                .formatted(caseScoped(table));
-    }
-
-    private static String caseScoped(String table) {
-        if (!table.equals("placements") && !table.equals("kinship_options")) {
-            throw new IllegalArgumentException("not a case-scoped table: " + table);
-        }
-        return table;
+                .formatted(table.table());
     }
 
     private final JdbcTemplate jdbc;
@@ -141,10 +134,10 @@ public class CaseAssignments {
      * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
      * The first two steps of the writers' lock order ({@link LockOrder}): the case's queue, then its row.
      *
-     * @param table {@code placements} or {@code kinship_options}
+     * @param table the case-scoped table of the row the caller locks next
      */
-    public void holdCaseOf(String table, UUID entityId) {
-        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table), LockOrder.queueShared("case_id")), rs -> {
+    public void holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
+        jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")), rs -> {
             holding(rs.getString("trace_id"));
         }, entityId);
     }
