@@ -119,10 +119,7 @@ public class AssignmentWriter {
                 SELECT m.case_id, m.assigned_worker_sub, m.supervisor_sub, m.assignment_revision
                   FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[])
                        AS m(case_id, assigned_worker_sub, supervisor_sub, assignment_revision)),
-            %s,
-            %s
-            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"))
-            + FollowedCounts.SQL;
+            """ + followBothTables();
 
     /**
      * Entity repair: the same follow, driven by the projection rows of the given cases as they are, each held
@@ -137,10 +134,14 @@ public class AssignmentWriter {
                  WHERE ca.case_id = ANY (?::uuid[]) AND ca.assignment_revision >= 0
                  ORDER BY ca.case_id
                    FOR SHARE),
-            %s,
-            %s
-            """.formatted(FOLLOW_ONE_TABLE.formatted("placements"), FOLLOW_ONE_TABLE.formatted("kinship_options"))
-            + FollowedCounts.SQL;
+            """ + followBothTables();
+
+    /** The follow of each case-scoped table ({@link LockOrder.CaseScopedTable}), and their counts. */
+    private static String followBothTables() {
+        return FOLLOW_ONE_TABLE.formatted(LockOrder.CaseScopedTable.PLACEMENTS.table()) + ",\n"
+                + FOLLOW_ONE_TABLE.formatted(LockOrder.CaseScopedTable.KINSHIP_OPTIONS.table()) + "\n"
+                + FollowedCounts.SQL;
+    }
 
     /** Counts of both follows, per entity table (a holder class: a constant the two statements above both read). */
     private static final class FollowedCounts {
@@ -271,14 +272,12 @@ public class AssignmentWriter {
         List<AssignmentUpdate> moved = new ArrayList<>(inserted.size() + advanced.size());
         inserted.forEach(caseId -> moved.add(byCase.get(caseId)));
         advanced.forEach(caseId -> moved.add(byCase.get(caseId)));
-        Map<String, int[]> followed = followEntities ? followProjection(moved) : Map.of();
-        int[] placements = followed.getOrDefault("placements", new int[2]);
-        int[] kinship = followed.getOrDefault("kinship_options", new int[2]);
+        FollowedRows followed = followEntities ? followProjection(moved) : FollowedRows.NONE;
         if (followEntities) {
             recordHistory(seen, !moved.isEmpty());
         }
-        return new ApplyResult(survivors.size(), inserted, advanced, placements[0], kinship[0], placements[1] + kinship[1],
-                ordered);
+        return new ApplyResult(survivors.size(), inserted, advanced, followed.placements(), followed.kinshipOptions(),
+                followed.healed(), ordered);
     }
 
     /** The projection upsert of the reduced batch; fills in each case's outcome and the cases it moved. */
@@ -341,29 +340,23 @@ public class AssignmentWriter {
      * follow's guard (a copy never moves to an older revision) and the writers' lock order, inside the caller's
      * transaction. Only on the live projection's writer.
      *
-     * @return {placement rows updated, kinship rows updated}
+     * @return the rows of each table it brought along
      */
-    public int[] repairFollowers(List<UUID> caseIds) {
+    public FollowedRows repairFollowers(List<UUID> caseIds) {
         if (!followEntities) {
             throw new IllegalStateException("entity rows follow the live projection only, not " + table);
         }
         if (caseIds.isEmpty()) {
-            return new int[2];
+            return FollowedRows.NONE;
         }
-        Map<String, int[]> counts = new HashMap<>();
-        jdbc.execute((Connection connection) -> {
+        return jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(REPAIR_FOLLOWERS)) {
                 ps.setArray(1, connection.createArrayOf("uuid", caseIds.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});
-                    }
+                    return FollowedRows.read(rs);
                 }
             }
-            return null;
         });
-        return new int[] {counts.getOrDefault("placements", new int[2])[0],
-                counts.getOrDefault("kinship_options", new int[2])[0]};
     }
 
     /** Records the history, and announces a move of the live projection in the same round trip. */
@@ -403,24 +396,18 @@ public class AssignmentWriter {
         });
     }
 
-    /** @return per entity table: {updated rows, of which healed} */
-    private Map<String, int[]> followProjection(List<AssignmentUpdate> moved) {
-        Map<String, int[]> counts = new HashMap<>();
+    private FollowedRows followProjection(List<AssignmentUpdate> moved) {
         if (moved.isEmpty()) {
-            return counts;
+            return FollowedRows.NONE;
         }
-        jdbc.execute((Connection connection) -> {
+        return jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(FOLLOW_PROJECTION)) {
                 bindUpdates(connection, ps, moved, false);
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        counts.put(rs.getString("entity"), new int[] {rs.getInt("updated"), rs.getInt("healed")});
-                    }
+                    return FollowedRows.read(rs);
                 }
             }
-            return null;
         });
-        return counts;
     }
 
     /**

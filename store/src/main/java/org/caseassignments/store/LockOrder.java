@@ -1,5 +1,7 @@
 package org.caseassignments.store;
 
+import java.util.List;
+
 /**
  * The one order in which every writer takes locks; no path takes them in any other, so no two writers can wait
  * for each other in a cycle:
@@ -24,6 +26,13 @@ package org.caseassignments.store;
  * changes neither status nor home, so it never reaches the fourth step. An API write takes the queue and the
  * row of one case only. The entity repair holds case rows {@code FOR SHARE} without the queue: it is one
  * statement per batch, not a stream, so it delays the projector once and cannot starve it.
+ *
+ * <p>Who writes which table: {@code case_assignments} is written by the projector's upsert (and a rebuild's shadow
+ * of it, renamed in by the swap); {@code placements} and {@code kinship_options} by the projector's follow, the
+ * entity repair and the API; {@code foster_homes} by the API and the occupancy trigger. The classes whose SQL takes
+ * these locks or writes these tables are {@link #WRITERS}, and only those: {@code LockOrderTests} reads the SQL of
+ * every module's main code and fails for a lock or a write of these tables anywhere else, so a new writer is added
+ * here, with its place in the order, before it can land. docs/architecture.md, "Locks", says the same in prose.
  */
 public final class LockOrder {
 
@@ -33,6 +42,63 @@ public final class LockOrder {
      * a wrong answer.
      */
     private static final long QUEUE_SEED = 0x636173655F71L;
+
+    /**
+     * Every class whose SQL takes a lock of the order or writes a table it covers, with the steps it takes, in
+     * order. Named by their source's fully qualified name: most live in modules that depend on this one.
+     */
+    public static final List<Writer> WRITERS = List.of(
+            new Writer("org.caseassignments.store.AssignmentWriter",
+                    "the projector's upsert: case rows in case-id order, then the case-scoped rows of the cases it moved; "
+                            + "the entity repair: case rows FOR SHARE in case-id order, then their case-scoped rows"),
+            new Writer("org.caseassignments.store.CaseQueue",
+                    "the projector's queue: exclusive, in key order, holding no case row, then the upsert's case rows"),
+            new Writer("org.caseassignments.store.LockOrder", "the API's place in a case's queue (shared)"),
+            new Writer("org.caseassignments.api.assignment.CaseAssignments",
+                    "an API write: the case's queue, then its case row FOR SHARE, before any case-scoped row"),
+            new Writer("org.caseassignments.api.placement.Placements",
+                    "an API placement write: after CaseAssignments holds the case, the placement row (and the home, by trigger)"),
+            new Writer("org.caseassignments.api.kinship.KinshipOptions",
+                    "an API kinship write: after CaseAssignments holds the case, the kinship option row"),
+            new Writer("org.caseassignments.api.fosterhome.FosterHomes",
+                    "an API foster home update: the home alone (it only reads placements)"),
+            new Writer("org.caseassignments.backfill.rebuild.ShadowTables",
+                    "the rebuild's swap: renames case_assignments under a short ACCESS EXCLUSIVE lock, no row lock"));
+
+    /**
+     * A writer of the tables of the lock order.
+     *
+     * @param className the class whose SQL takes the locks
+     * @param takes     which steps it takes, in which order
+     */
+    public record Writer(String className, String takes) {
+    }
+
+    /** The case-scoped tables (the third step): rows of one case that carry a copy of its assignment. */
+    public enum CaseScopedTable {
+        PLACEMENTS("placements"),
+        KINSHIP_OPTIONS("kinship_options");
+
+        private final String table;
+
+        CaseScopedTable(String table) {
+            this.table = table;
+        }
+
+        /** The table's name in SQL. */
+        public String table() {
+            return table;
+        }
+
+        static CaseScopedTable named(String table) {
+            for (CaseScopedTable scoped : values()) {
+                if (scoped.table.equals(table)) {
+                    return scoped;
+                }
+            }
+            throw new IllegalArgumentException("not a case-scoped table: " + table);
+        }
+    }
 
     private LockOrder() {
     }

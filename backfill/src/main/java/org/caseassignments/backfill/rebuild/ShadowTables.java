@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * queued behind that lock looks its table up by name again once it gets the lock (PostgreSQL re-resolves a
  * relation name after waiting for it, and revalidates a prepared statement's plan the table's rename
  * invalidated), so it runs against the new table; a transaction that already holds the old one makes the swap
- * wait until it ends. Decision 19.
+ * wait until it ends. Decision 19. One of the writers {@code LockOrder} (store) names: it takes no row lock.
  */
 final class ShadowTables {
 

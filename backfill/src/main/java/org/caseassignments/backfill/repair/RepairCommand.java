@@ -10,6 +10,7 @@ import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.FollowedRows;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -103,10 +104,10 @@ class RepairCommand implements Callable<Integer> {
             if (cases.isEmpty()) {
                 break;
             }
-            int[] updated = transaction.execute(status -> writer.repairFollowers(cases));
+            FollowedRows repaired = transaction.execute(status -> writer.repairFollowers(cases));
             totals[0] += cases.size();
-            totals[1] += updated[0];
-            totals[2] += updated[1];
+            totals[1] += repaired.placements();
+            totals[2] += repaired.kinshipOptions();
             after = cases.get(cases.size() - 1);
             long done = totals[1] + totals[2];
             bar.update(totals[0], expected == 0 ? java.util.OptionalDouble.empty()

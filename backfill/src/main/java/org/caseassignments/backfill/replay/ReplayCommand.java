@@ -82,7 +82,7 @@ class ReplayCommand implements Callable<Integer> {
     private final SchemaRegistryProperties registry;
     private final ReplayProperties properties;
     private final IngestMetrics metrics;
-    private final BatchWriter applier;
+    private final BatchWriter batchWriter;
 
     ReplayCommand(KafkaProperties kafka, SchemaRegistryProperties registry, ReplayProperties properties,
                   AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
@@ -90,7 +90,7 @@ class ReplayCommand implements Callable<Integer> {
         this.registry = registry;
         this.properties = properties;
         this.metrics = new IngestMetrics(meters, "replay");
-        this.applier = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
+        this.batchWriter = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
     }
 
     @Override
@@ -106,7 +106,7 @@ class ReplayCommand implements Callable<Integer> {
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(serde), applier, metrics);
+                    EventTopics.reader(serde), batchWriter, metrics);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             EventTopics.requireReadableFraming(consumer, replay.ends(), serde);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));

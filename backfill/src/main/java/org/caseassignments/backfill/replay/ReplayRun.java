@@ -54,7 +54,7 @@ final class ReplayRun {
     private final String deadLetterTopic;
     private final int maxMessageBytes;
     private final CaseEventReader reader;
-    private final BatchWriter applier;
+    private final BatchWriter writer;
     private final Map<TopicPartition, PartitionRange> ranges = new LinkedHashMap<>();
     private long read;
     private long applied;
@@ -64,14 +64,14 @@ final class ReplayRun {
 
     /** @param maxMessageBytes the size a dead letter is cut to, the dead-letter producer's {@code max.request.size} */
     ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
-              int maxMessageBytes, CaseEventReader reader, BatchWriter applier, IngestMetrics metrics) {
+              int maxMessageBytes, CaseEventReader reader, BatchWriter writer, IngestMetrics metrics) {
         this.metrics = metrics;
         this.consumer = consumer;
         this.deadLetters = deadLetters;
         this.deadLetterTopic = deadLetterTopic;
         this.maxMessageBytes = maxMessageBytes;
         this.reader = reader;
-        this.applier = applier;
+        this.writer = writer;
     }
 
     /** Assigns every partition and captures where to start and where to stop. */
@@ -130,7 +130,7 @@ final class ReplayRun {
                 }
             }
             if (!batch.isEmpty()) {
-                BatchWriter.Written<Replayed> written = applier.writeEach(batch, r -> r.accepted().update(),
+                BatchWriter.Written<Replayed> written = writer.writeEach(batch, r -> r.accepted().update(),
                         r -> r.accepted().occurredAt());
                 ApplyResult result = written.result();
                 int moved = result.insertedCases().size() + result.advancedCases().size();

@@ -1,11 +1,8 @@
 package org.caseassignments.api.assignment;
 
-import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +11,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import org.caseassignments.api.http.OpaqueCursor;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.problem.ApiProblem;
@@ -112,7 +110,7 @@ class AssignmentController {
             return CompletableFuture.completedFuture(ResponseEntity.ok(current(caller, caseId)));
         }
         long wanted = revision("min_revision", minRevision);
-        CaseAssignment now = assignments.read(caseId);
+        ProjectedAssignment now = assignments.read(caseId);
         if (now.revision() >= wanted) {
             return CompletableFuture.completedFuture(ResponseEntity.ok(authorized(caller, now)));
         }
@@ -120,7 +118,7 @@ class AssignmentController {
             return CompletableFuture.completedFuture(behind(caller, now, wanted, patience));
         }
         return waits.await(caseId, wanted, patience).thenApply(reached -> {
-            CaseAssignment read = assignments.read(caseId);
+            ProjectedAssignment read = assignments.read(caseId);
             return read.revision() >= wanted ? ResponseEntity.ok(authorized(caller, read)) : behind(caller, read, wanted, patience);
         });
     }
@@ -146,7 +144,7 @@ class AssignmentController {
         return authorized(caller, assignments.read(caseId));
     }
 
-    private AssignmentResponse authorized(Caller caller, CaseAssignment assignment) {
+    private AssignmentResponse authorized(Caller caller, ProjectedAssignment assignment) {
         policy.require(caller, Action.READ, assignment.resource());
         return new AssignmentResponse(assignment.caseId(), assignment.pair().assignedWorkerSub(),
                 assignment.pair().supervisorSub(), assignment.revision());
@@ -166,7 +164,7 @@ class AssignmentController {
      * Not reached in time. A case the caller may read answers 409 with the revision it is at; one the projection does
      * not know yet also 409 (it is behind, not foreign); one of another jurisdiction is a 403 like any read of it.
      */
-    private ResponseEntity<Object> behind(Caller caller, CaseAssignment read, long wanted, Duration waited) {
+    private ResponseEntity<Object> behind(Caller caller, ProjectedAssignment read, long wanted, Duration waited) {
         if (read.known()) {
             policy.require(caller, Action.READ, read.resource());
         }
@@ -194,19 +192,21 @@ class AssignmentController {
     }
 
     private static String encodeCursor(long revision) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(("r" + revision).getBytes(StandardCharsets.US_ASCII));
+        return OpaqueCursor.encode("r" + revision);
     }
 
     private static long decodeCursor(String cursor) {
-        try {
-            String plain = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII);
-            long revision = plain.startsWith("r") ? Long.parseLong(plain.substring(1)) : -1;
-            if (revision >= 0) {
-                return revision;
-            }
-        } catch (IllegalArgumentException | DateTimeException e) {
-            // falls through to the refusal
+        long revision = OpaqueCursor.decode(cursor, 1).map(fields -> fields.get(0)).filter(f -> f.startsWith("r"))
+                .map(f -> {
+                    try {
+                        return Long.parseLong(f.substring(1));
+                    } catch (NumberFormatException e) {
+                        return -1L;
+                    }
+                }).orElse(-1L);
+        if (revision < 0) {
+            throw ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given");
         }
-        throw ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given");
+        return revision;
     }
 }

@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
-/** Reads of the projection; what a missing row or a placeholder means is decided by {@link CaseAssignment}. */
+/** Reads of the projection; what a missing row or a placeholder means is decided by {@link ProjectedAssignment}. */
 @Repository
 public class CaseAssignments {
 
@@ -67,15 +67,15 @@ public class CaseAssignments {
      * update holds {@code FOR SHARE} before it locks the row, is the authority. Named like the row's own
      * columns, so the row's mapper reads them unchanged.
      *
-     * @param table {@code placements} or {@code kinship_options}
+     * @param table the case-scoped table the row is read from
      */
-    public static String projectionColumnsOf(String table) {
+    public static String projectionColumnsOf(LockOrder.CaseScopedTable table) {
         return """
                 (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assigned_worker_sub,
                 (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS supervisor_sub,
                 (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assignment_revision,
                 (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS jurisdiction"""
-                .formatted(caseScoped(table));
+                .formatted(table.table());
     }
 
     /**
@@ -83,19 +83,12 @@ public class CaseAssignments {
      * {@code FOR SHARE} by then): the write repairs a copy left ahead, so the projector's next event for
      * the case reaches the row again.
      */
-    public static String copyFromProjection(String table) {
+    public static String copyFromProjection(LockOrder.CaseScopedTable table) {
         return """
                 assigned_worker_sub = (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id),
                 supervisor_sub = (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id),
                 assignment_revision = (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id)"""
-                .formatted(caseScoped(table));
-    }
-
-    private static String caseScoped(String table) {
-        if (!table.equals("placements") && !table.equals("kinship_options")) {
-            throw new IllegalArgumentException("not a case-scoped table: " + table);
-        }
-        return table;
+                .formatted(table.table());
     }
 
     private final JdbcTemplate jdbc;
@@ -113,22 +106,22 @@ public class CaseAssignments {
      * The projection as it is now, unknown when there is no row; read from the pool, never in a transaction,
      * to decide on. Records the age of a known row in {@code api.projection.age}.
      */
-    public CaseAssignment read(UUID caseId) {
+    public ProjectedAssignment read(UUID caseId) {
         return jdbc.query(READ, (rs, row) -> {
-            CaseAssignment assignment = map(rs, row);
+            ProjectedAssignment assignment = map(rs, row);
             if (assignment.known()) {
                 age.record(Duration.ofMillis(Math.max(0, rs.getLong("age_millis"))));
             }
             return assignment;
-        }, caseId).stream().findFirst().orElseGet(() -> CaseAssignment.unknown(caseId));
+        }, caseId).stream().findFirst().orElseGet(() -> ProjectedAssignment.unknown(caseId));
     }
 
     /**
      * Inside the caller's transaction: the row, locked {@code FOR SHARE} until commit; empty when there is none.
      * {@code first}, when given, runs before it in the same round trip.
      */
-    public Optional<CaseAssignment> readForShare(UUID caseId, OneRoundTrip.Along first) {
-        RowMapper<CaseAssignment> held = (rs, row) -> {
+    public Optional<ProjectedAssignment> readForShare(UUID caseId, OneRoundTrip.PairedStatement first) {
+        RowMapper<ProjectedAssignment> held = (rs, row) -> {
             holding(rs.getString("trace_id"));
             return map(rs, row);
         };
@@ -141,10 +134,10 @@ public class CaseAssignments {
      * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
      * The first two steps of the writers' lock order ({@link LockOrder}): the case's queue, then its row.
      *
-     * @param table {@code placements} or {@code kinship_options}
+     * @param table the case-scoped table of the row the caller locks next
      */
-    public void holdCaseOf(String table, UUID entityId) {
-        jdbc.query(HOLD_CASE_OF.formatted(caseScoped(table), LockOrder.queueShared("case_id")), rs -> {
+    public void holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
+        jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")), rs -> {
             holding(rs.getString("trace_id"));
         }, entityId);
     }
@@ -161,11 +154,11 @@ public class CaseAssignments {
         }
     }
 
-    private static CaseAssignment map(ResultSet rs, int row) throws SQLException {
+    private static ProjectedAssignment map(ResultSet rs, int row) throws SQLException {
         long revision = rs.getLong("assignment_revision");
         UUID caseId = rs.getObject("case_id", UUID.class);
-        return revision < 0 ? CaseAssignment.unknown(caseId)
-                : new CaseAssignment(caseId, new AssignmentPair(rs.getString("assigned_worker_sub"),
+        return revision < 0 ? ProjectedAssignment.unknown(caseId)
+                : new ProjectedAssignment(caseId, new AssignmentPair(rs.getString("assigned_worker_sub"),
                         rs.getString("supervisor_sub")), revision, rs.getString("jurisdiction"));
     }
 }

@@ -1,10 +1,10 @@
 package org.caseassignments.api.audit;
 
-import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.Base64;
 import java.util.Optional;
+
+import org.caseassignments.api.http.OpaqueCursor;
 
 /**
  * The position after the last record of a page: its time (to the microsecond, as PostgreSQL keeps it)
@@ -14,25 +14,20 @@ import java.util.Optional;
 record AuditCursor(Instant recordedAt, long id) {
 
     String encode() {
-        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, recordedAt);
-        return Base64.getUrlEncoder().withoutPadding()
-                .encodeToString((micros + ":" + id).getBytes(StandardCharsets.US_ASCII));
+        return OpaqueCursor.encode(OpaqueCursor.micros(recordedAt), id);
     }
 
     /** Empty for anything this service did not hand out: also a time no record can have, or an id no sequence gives. */
     static Optional<AuditCursor> decode(String text) {
-        try {
-            String plain = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
-            int colon = plain.indexOf(':');
-            if (colon < 1) {
+        return OpaqueCursor.decode(text, 2).flatMap(fields -> {
+            try {
+                Instant recordedAt = OpaqueCursor.fromMicros(fields.get(0));
+                long id = Long.parseLong(fields.get(1));
+                return RecordedAt.inRange(recordedAt) && id > 0 ? Optional.of(new AuditCursor(recordedAt, id))
+                        : Optional.empty();
+            } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
                 return Optional.empty();
             }
-            long micros = Long.parseLong(plain.substring(0, colon));
-            long id = Long.parseLong(plain.substring(colon + 1));
-            Instant recordedAt = Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
-            return RecordedAt.inRange(recordedAt) && id > 0 ? Optional.of(new AuditCursor(recordedAt, id)) : Optional.empty();
-        } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
-            return Optional.empty();
-        }
+        });
     }
 }

@@ -75,7 +75,7 @@ class AuditRecords {
      * the caller's (no partition for the month, or a record the table's checks refuse): it fails the write
      * as an internal error rather than as a conflict the caller could retry away.
      */
-    void insert(AuditEntry entry, OneRoundTrip.Along along) {
+    void insert(AuditEntry entry, OneRoundTrip.PairedStatement along) {
         try {
             if (along == null) {
                 jdbc.update(connection -> {

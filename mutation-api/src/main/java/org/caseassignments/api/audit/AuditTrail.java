@@ -67,7 +67,7 @@ public class AuditTrail {
      * @param along              another statement of the create to send in the same round trip, after the record; or null
      */
     public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision, long rowVersion,
-                        UUID fosterHome, OneRoundTrip.Along along) {
+                        UUID fosterHome, OneRoundTrip.PairedStatement along) {
         insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
                 caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
                 decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
@@ -156,7 +156,7 @@ public class AuditTrail {
                 .tag("field", field).register(meters);
     }
 
-    private void insert(AuditEntry entry, OneRoundTrip.Along along) {
+    private void insert(AuditEntry entry, OneRoundTrip.PairedStatement along) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("A write's audit record is inserted in the write's transaction; none is active");
         }

@@ -5,10 +5,10 @@ import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.write.Transitions;
-import org.caseassignments.api.write.UpdateSteps;
+import org.caseassignments.api.write.ResourceUpdate;
 
 /** One PATCH of a foster home, as the shared update path runs it. */
-class FosterHomeUpdate implements UpdateSteps<FosterHome> {
+class FosterHomeUpdate implements ResourceUpdate<FosterHome> {
 
     private final FosterHomes homes;
     private final UUID id;

@@ -19,7 +19,7 @@ import org.springframework.stereotype.Repository;
  * write can violate (ids are generated and never updated), so a unique violation means exactly a
  * duplicate license number within the caller's own jurisdiction (a home is only ever written with its
  * caller's); it is answered as such, with the number the caller sent and nothing of the row holding it,
- * never with the constraint or the SQL.
+ * never with the constraint or the SQL. A home's own update locks the home alone ({@code LockOrder}, store, last step).
  */
 @Repository
 class FosterHomes {

@@ -1,11 +1,9 @@
 package org.caseassignments.api.http;
 
-import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,23 +25,18 @@ public record ListPage<T>(List<T> items, String nextCursor) {
     public record Position(Instant createdAt, UUID id) {
 
         String encode() {
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(
-                    (ChronoUnit.MICROS.between(Instant.EPOCH, createdAt) + ":" + id).getBytes(StandardCharsets.US_ASCII));
+            return OpaqueCursor.encode(OpaqueCursor.micros(createdAt), id);
         }
 
         /** Empty for anything this service did not hand out. */
         static Optional<Position> decode(String text) {
-            try {
-                String plain = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
-                int colon = plain.indexOf(':');
-                if (colon < 1) {
+            return OpaqueCursor.decode(text, 2).flatMap(fields -> {
+                try {
+                    return Optional.of(new Position(OpaqueCursor.fromMicros(fields.get(0)), UUID.fromString(fields.get(1))));
+                } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
                     return Optional.empty();
                 }
-                return Optional.of(new Position(Instant.EPOCH.plus(Long.parseLong(plain.substring(0, colon)), ChronoUnit.MICROS),
-                        UUID.fromString(plain.substring(colon + 1))));
-            } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
-                return Optional.empty();
-            }
+            });
         }
     }
 

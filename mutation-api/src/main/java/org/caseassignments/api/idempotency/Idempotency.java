@@ -82,7 +82,7 @@ public class Idempotency {
     }
 
     /** {@link #claim} as the first query of the round trip of the create's first statement. */
-    OneRoundTrip.Along claimFirst(Scope scope) {
+    OneRoundTrip.PairedStatement claimFirst(Scope scope) {
         return keys.claim(scope, this::decide);
     }
 
@@ -102,7 +102,7 @@ public class Idempotency {
      * record. A request with the key that committed between the claim's snapshot and its lock makes this
      * a {@link Repeat} too, to be looked up once the transaction has rolled back.
      */
-    OneRoundTrip.Along record(Scope scope, byte[] fingerprint, ResponseEntity<?> response) {
+    OneRoundTrip.PairedStatement record(Scope scope, byte[] fingerprint, ResponseEntity<?> response) {
         URI location = response.getHeaders().getLocation();
         return keys.record(scope, fingerprint, response.getStatusCode().value(),
                 location == null ? null : location.toString(), response.getHeaders().getETag(),

@@ -64,8 +64,8 @@ class IdempotencyKeys {
     }
 
     /** The same claim, as the first query of the round trip of the create's first statement; {@code claimed} gets it. */
-    OneRoundTrip.Along claim(Scope scope, Consumer<Claim> claimed) {
-        return new OneRoundTrip.Along() {
+    OneRoundTrip.PairedStatement claim(Scope scope, Consumer<Claim> claimed) {
+        return new OneRoundTrip.PairedStatement() {
             @Override
             public String sql() {
                 return CLAIM;
@@ -102,9 +102,9 @@ class IdempotencyKeys {
      * the primary key: {@code duplicate} is thrown then (no key of {@code audit_records} can collide, its
      * ids come from a sequence, so a duplicate key in that round trip is this one).
      */
-    OneRoundTrip.Along record(Scope scope, byte[] fingerprint, int status, String location, String etag, String body,
+    OneRoundTrip.PairedStatement record(Scope scope, byte[] fingerprint, int status, String location, String etag, String body,
                               Supplier<RuntimeException> duplicate) {
-        return new OneRoundTrip.Along() {
+        return new OneRoundTrip.PairedStatement() {
             @Override
             public String sql() {
                 return RECORD;

@@ -44,7 +44,7 @@ public final class IdempotentCreate<T> {
      * {@link #claim()} as the first query of the round trip of the transaction's first statement
      * ({@link OneRoundTrip}); its outcome is thrown from there. Null without a key.
      */
-    public OneRoundTrip.Along claimFirst() {
+    public OneRoundTrip.PairedStatement claimFirst() {
         return scope == null ? null : idempotency.claimFirst(scope);
     }
 
@@ -52,7 +52,7 @@ public final class IdempotentCreate<T> {
      * The last statement of the create's transaction, which keeps the answer for a retry: sent along with the
      * create's audit record ({@link OneRoundTrip}). Null without a key.
      */
-    public OneRoundTrip.Along record(ResponseEntity<T> response) {
+    public OneRoundTrip.PairedStatement record(ResponseEntity<T> response) {
         return scope == null ? null : idempotency.record(scope, fingerprint, response);
     }
 

@@ -22,7 +22,7 @@ import org.springframework.jdbc.core.RowMapper;
 public final class OneRoundTrip {
 
     /** The other feature's statement: its SQL, its arguments, what to do with its rows, and its own failures. */
-    public interface Along {
+    public interface PairedStatement {
         String sql();
 
         Object[] args();
@@ -47,7 +47,7 @@ public final class OneRoundTrip {
     }
 
     /** Runs {@code first}, hands its rows to it, then returns the rows of {@code sql} with {@code args}. */
-    public static <T> List<T> query(JdbcTemplate jdbc, Along first, String sql, RowMapper<T> mapper, Object... args) {
+    public static <T> List<T> query(JdbcTemplate jdbc, PairedStatement first, String sql, RowMapper<T> mapper, Object... args) {
         return run(first, () -> jdbc.execute(first.sql() + ";\n" + sql, (PreparedStatement statement) -> {
             int i = set(statement, 0, first.args());
             set(statement, i, args);
@@ -69,7 +69,7 @@ public final class OneRoundTrip {
     }
 
     /** Runs the caller's {@code sql}, bound by {@code own}, then {@code then}, for their effects. */
-    public static void update(JdbcTemplate jdbc, String sql, Binder own, Along then) {
+    public static void update(JdbcTemplate jdbc, String sql, Binder own, PairedStatement then) {
         run(then, () -> jdbc.execute(sql + ";\n" + then.sql(), (PreparedStatement statement) -> {
             set(statement, own.bind(statement), then.args());
             statement.execute();
@@ -85,11 +85,11 @@ public final class OneRoundTrip {
         return i;
     }
 
-    private static <T> T run(Along along, Supplier<T> statements) {
+    private static <T> T run(PairedStatement paired, Supplier<T> statements) {
         try {
             return statements.get();
         } catch (DataAccessException failure) {
-            RuntimeException own = along.failed(failure);
+            RuntimeException own = paired.failed(failure);
             throw own != null ? own : failure;
         }
     }

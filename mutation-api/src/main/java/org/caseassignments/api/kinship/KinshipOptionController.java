@@ -117,7 +117,7 @@ class KinshipOptionController {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of relative_name, "
                     + "relationship, approved");
         }
-        KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionWrite.update(options, id, request));
+        KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionUpdate.update(options, id, request));
         String etag = etag(updated);
         return Responses.withAssignmentRevision(Responses.ok(etag, KinshipOptionResponse.of(updated, etag)), updated.assignmentRevision());
     }
@@ -127,7 +127,7 @@ class KinshipOptionController {
     @DeleteMapping("/kinship-options/{id}")
     @RequiresIfMatch
     ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {
-        KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionWrite.delete(options, id));
+        KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionUpdate.delete(options, id));
         return Responses.withAssignmentRevision(Responses.noContent(etag(deleted)), deleted.assignmentRevision());
     }
 

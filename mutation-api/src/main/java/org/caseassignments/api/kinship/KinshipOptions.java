@@ -8,13 +8,17 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
+import org.caseassignments.store.LockOrder.CaseScopedTable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
-/** The kinship option table's statements. Every read and write filters {@code active}: deleted rows do not exist here. */
+/**
+ * The kinship option table's statements. Every read and write filters {@code active}: deleted rows do not exist here.
+ * A write locks its row after its case's ({@code LockOrder}, store).
+ */
 @Repository
 class KinshipOptions {
 
@@ -24,7 +28,7 @@ class KinshipOptions {
      */
     private static final String COLUMNS = """
             id, case_id, relative_name, relationship, approved, row_version, created_at, updated_at, created_by,
-            """ + CaseAssignments.projectionColumnsOf("kinship_options");
+            """ + CaseAssignments.projectionColumnsOf(CaseScopedTable.KINSHIP_OPTIONS);
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM kinship_options WHERE id = ? AND active";
 
@@ -47,7 +51,7 @@ class KinshipOptions {
             UPDATE kinship_options
                SET relative_name = ?, relationship = ?, approved = ?,
                    row_version = row_version + 1, updated_at = now(),
-            """ + CaseAssignments.copyFromProjection("kinship_options") + """
+            """ + CaseAssignments.copyFromProjection(CaseScopedTable.KINSHIP_OPTIONS) + """
 
              WHERE id = ? AND row_version = ? AND active
             RETURNING\s""" + COLUMNS;
@@ -72,7 +76,7 @@ class KinshipOptions {
 
     /** Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row. */
     Optional<KinshipOption> findForNoKeyUpdate(UUID id) {
-        assignments.holdCaseOf("kinship_options", id);
+        assignments.holdCaseOf(CaseScopedTable.KINSHIP_OPTIONS, id);
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
@@ -80,7 +84,7 @@ class KinshipOptions {
         return query.read(jdbc, LIST_BY_CASE, KinshipOptions::map, caseId);
     }
 
-    KinshipOption insert(UUID id, UUID caseId, CreateKinshipOptionRequest request, CaseAssignment assignment,
+    KinshipOption insert(UUID id, UUID caseId, CreateKinshipOptionRequest request, ProjectedAssignment assignment,
                          String createdBy) {
         return jdbc.queryForObject(INSERT, KinshipOptions::map, id, caseId, request.relativeName(),
                 request.relationship(), Boolean.TRUE.equals(request.approved()),

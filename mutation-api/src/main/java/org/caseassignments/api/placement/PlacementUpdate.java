@@ -6,10 +6,10 @@ import java.util.UUID;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.write.Transitions;
-import org.caseassignments.api.write.UpdateSteps;
+import org.caseassignments.api.write.ResourceUpdate;
 
 /** One PATCH of a placement, as the shared update path runs it. */
-class PlacementUpdate implements UpdateSteps<Placement> {
+class PlacementUpdate implements ResourceUpdate<Placement> {
 
     private final Placements placements;
     private final UUID id;

@@ -9,15 +9,16 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.HomeGateRefusals;
+import org.caseassignments.store.LockOrder.CaseScopedTable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
-/** The placement table's statements. */
+/** The placement table's statements; a write locks its row after its case's ({@code LockOrder}, store). */
 @Repository
 class Placements {
 
@@ -27,7 +28,7 @@ class Placements {
      */
     private static final String COLUMNS = """
             id, case_id, status, foster_home_id, start_date, end_date, row_version, created_at, updated_at, created_by,
-            """ + CaseAssignments.projectionColumnsOf("placements");
+            """ + CaseAssignments.projectionColumnsOf(CaseScopedTable.PLACEMENTS);
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM placements WHERE id = ?";
 
@@ -47,7 +48,7 @@ class Placements {
             UPDATE placements
                SET status = ?, foster_home_id = ?, start_date = ?, end_date = ?,
                    row_version = row_version + 1, updated_at = now(),
-            """ + CaseAssignments.copyFromProjection("placements") + """
+            """ + CaseAssignments.copyFromProjection(CaseScopedTable.PLACEMENTS) + """
 
              WHERE id = ? AND row_version = ?
             RETURNING\s""" + COLUMNS;
@@ -70,7 +71,7 @@ class Placements {
 
     /** Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row. */
     Optional<Placement> findForNoKeyUpdate(UUID id) {
-        assignments.holdCaseOf("placements", id);
+        assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
         return one(FIND_FOR_NO_KEY_UPDATE, id);
     }
 
@@ -82,7 +83,7 @@ class Placements {
         return Boolean.TRUE.equals(jdbc.queryForObject(FOSTER_HOME_EXISTS, Boolean.class, fosterHomeId, jurisdiction));
     }
 
-    Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, CaseAssignment assignment, String createdBy) {
+    Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, ProjectedAssignment assignment, String createdBy) {
         try {
             return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
                     request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
-import org.caseassignments.api.assignment.CaseAssignment;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.audit.AuditAction;
 import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.assignment.CaseAssignments;
@@ -60,10 +60,10 @@ public class GuardedCreate {
      * @param respond    the answer to the created row; runs inside the transaction, before its audit record
      */
     public <V extends Versioned, T> ResponseEntity<T> run(Caller caller, UUID caseId, UUID id, IdempotentCreate<T> idempotent,
-                                                          Function<CaseAssignment, ResourceRef> resourceOf,
-                                                          Function<CaseAssignment, V> insert,
+                                                          Function<ProjectedAssignment, ResourceRef> resourceOf,
+                                                          Function<ProjectedAssignment, V> insert,
                                                           Function<V, ResponseEntity<T>> respond) {
-        CaseAssignment authorized = assignments.read(caseId);
+        ProjectedAssignment authorized = assignments.read(caseId);
         ResourceRef requested = resourceOf.apply(authorized);
         Decision decision;
         try {
@@ -75,7 +75,7 @@ public class GuardedCreate {
         try {
             return transactions.execute(status -> {
                 // the key's claim goes first, in the same round trip
-                CaseAssignment held = assignments.readForShare(caseId, idempotent.claimFirst()).orElseThrow(() -> new IllegalStateException(
+                ProjectedAssignment held = assignments.readForShare(caseId, idempotent.claimFirst()).orElseThrow(() -> new IllegalStateException(
                         "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
                 String what = "The assignment of case " + caseId;
                 if (held.known() != authorized.known()) {

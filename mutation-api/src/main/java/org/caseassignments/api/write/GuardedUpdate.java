@@ -39,7 +39,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p><b>Why the authorized after-image is the written one.</b> The after-image is the request applied
  * to the authorized row; the write is the request applied to the locked row. Every
- * {@link UpdateSteps#afterImage} applies a request field by field, so a compared field of the result
+ * {@link ResourceUpdate#afterImage} applies a request field by field, so a compared field of the result
  * depends only on the request and on the same field of the row; the gate has just shown the two rows
  * equal on every compared field, so the two results are too. The gate compares the two after-images
  * as well: for field-wise requests that never refuses, and it keeps the guarantee should a request
@@ -60,7 +60,7 @@ public class GuardedUpdate {
         this.audit = audit;
     }
 
-    public <R extends Versioned> R run(Caller caller, IfMatch ifMatch, UpdateSteps<R> steps) {
+    public <R extends Versioned> R run(Caller caller, IfMatch ifMatch, ResourceUpdate<R> steps) {
         R authorized = steps.preRead().orElseThrow(steps::notFound);
         AuditAction action = steps.deletes() ? AuditAction.DELETE : AuditAction.UPDATE;
         ResourceRef before = steps.resourceOf(authorized);

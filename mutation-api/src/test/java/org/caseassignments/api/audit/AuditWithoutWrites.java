@@ -20,7 +20,7 @@ public final class AuditWithoutWrites {
                 app.getBean(io.micrometer.core.instrument.MeterRegistry.class)) {
             @Override
             public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision,
-                                long rowVersion, UUID fosterHome, OneRoundTrip.Along along) {
+                                long rowVersion, UUID fosterHome, OneRoundTrip.PairedStatement along) {
                 throw new UnsupportedOperationException("the update benchmark creates nothing");
             }
 

@@ -34,7 +34,7 @@ import org.caseassignments.api.testsupport.WarmUp;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.caseassignments.api.write.GuardedUpdates;
 import org.caseassignments.api.write.StalenessGate;
-import org.caseassignments.api.write.UpdateSteps;
+import org.caseassignments.api.write.ResourceUpdate;
 import org.caseassignments.api.write.Versioned;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -376,7 +376,7 @@ public final class PatchPerformance {
         Client client = i -> {
             UUID id = row(i + 1);
             long version = versions.computeIfAbsent(i, ignored -> options.find(id).orElseThrow().rowVersion());
-            UpdateSteps<KinshipOption> steps = KinshipOptionWrite.update(options, id,
+            ResourceUpdate<KinshipOption> steps = KinshipOptionUpdate.update(options, id,
                     new UpdateKinshipOptionRequest(java.util.Optional.of("Relative " + counter.incrementAndGet()), null, null));
             KinshipOption written = updates.run(caller, IfMatch.parse(List.of(TestETags.kinshipOption(id, version))),
                     gate ? steps : new WithoutGate<>(steps));
@@ -391,11 +391,11 @@ public final class PatchPerformance {
      * The same steps with the staleness gate made free, for the overhead comparison only: every image
      * is the first one built, so each comparison of the gate is an identity check.
      */
-    private static final class WithoutGate<R extends Versioned> implements UpdateSteps<R> {
-        private final UpdateSteps<R> steps;
+    private static final class WithoutGate<R extends Versioned> implements ResourceUpdate<R> {
+        private final ResourceUpdate<R> steps;
         private ResourceRef image;
 
-        WithoutGate(UpdateSteps<R> steps) {
+        WithoutGate(ResourceUpdate<R> steps) {
             this.steps = steps;
         }
 

@@ -13,10 +13,10 @@ import org.caseassignments.api.policy.ResourceType;
  * @param revision     the upstream assignment revision; negative while unknown
  * @param jurisdiction the case's jurisdiction; null while unknown, which no caller's matches
  */
-public record CaseAssignment(UUID caseId, AssignmentPair pair, long revision, String jurisdiction) {
+public record ProjectedAssignment(UUID caseId, AssignmentPair pair, long revision, String jurisdiction) {
 
-    public static CaseAssignment unknown(UUID caseId) {
-        return new CaseAssignment(caseId, AssignmentPair.NONE, -1, null);
+    public static ProjectedAssignment unknown(UUID caseId) {
+        return new ProjectedAssignment(caseId, AssignmentPair.NONE, -1, null);
     }
 
     /** What the policy sees of the row itself, for {@code GET /cases/{caseId}/assignment}. */

@@ -12,7 +12,7 @@ import org.caseassignments.api.problem.ProblemCode;
  *
  * @param <R> the row type
  */
-public interface UpdateSteps<R extends Versioned> {
+public interface ResourceUpdate<R extends Versioned> {
 
     /** "Placement 6f1c…", for problem details. */
     String describe();

@@ -6,24 +6,24 @@ import java.util.UUID;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
-import org.caseassignments.api.write.UpdateSteps;
+import org.caseassignments.api.write.ResourceUpdate;
 
 /**
  * One update or soft delete of a kinship option, as the shared update path runs it. Both read only
  * live rows and both pass the staleness gate; they differ in what they change.
  */
-abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
+abstract class KinshipOptionUpdate implements ResourceUpdate<KinshipOption> {
 
     final KinshipOptions options;
     final UUID id;
 
-    KinshipOptionWrite(KinshipOptions options, UUID id) {
+    KinshipOptionUpdate(KinshipOptions options, UUID id) {
         this.options = options;
         this.id = id;
     }
 
-    static KinshipOptionWrite update(KinshipOptions options, UUID id, UpdateKinshipOptionRequest change) {
-        return new KinshipOptionWrite(options, id) {
+    static KinshipOptionUpdate update(KinshipOptions options, UUID id, UpdateKinshipOptionRequest change) {
+        return new KinshipOptionUpdate(options, id) {
             @Override
             public KinshipOption afterImage(KinshipOption row) {
                 return row.with(change);
@@ -37,8 +37,8 @@ abstract class KinshipOptionWrite implements UpdateSteps<KinshipOption> {
     }
 
     /** Changes only {@code active} and {@code deleted_at}, which no rule can see: one evaluation. */
-    static KinshipOptionWrite delete(KinshipOptions options, UUID id) {
-        return new KinshipOptionWrite(options, id) {
+    static KinshipOptionUpdate delete(KinshipOptions options, UUID id) {
+        return new KinshipOptionUpdate(options, id) {
             @Override
             public KinshipOption afterImage(KinshipOption row) {
                 return row;
