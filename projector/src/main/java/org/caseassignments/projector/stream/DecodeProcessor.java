@@ -16,30 +16,30 @@ import org.caseassignments.ingest.Rejection;
 import org.caseassignments.projector.batch.BeforeCommitHook;
 import org.caseassignments.projector.batch.PendingAssignments;
 import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.CommitPacer;
+import org.caseassignments.projector.batch.WriteScheduler;
 import org.caseassignments.store.BatchIsolation;
 
 /**
  * Decodes and validates one input record, key included. An accepted event goes to the task's
- * {@link CommitPacer} straight away, and on (keyed by its case id) only when the projection is
+ * {@link WriteScheduler} straight away, and on (keyed by its case id) only when the projection is
  * published; a rejected record goes on with its original key and value and the {@code dlq.*} headers saying
  * why and where from, cut to the topics' size limit if it no longer fits, and is counted ({@link DeadLetterLog}
  * logs it once it is written). Handing accepted events to the writer here rather than through further
  * topology nodes saves a forward, a record and a key string per event.
  */
-final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded> {
+final class DecodeProcessor implements Processor<byte[], byte[], String, Forwarded> {
 
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry retry;
-    private final CommitPacer writer;
+    private final WriteScheduler writer;
     private final boolean forwardUpdates;
     private final int maxMessageBytes;
-    private ProcessorContext<String, Decoded> context;
+    private ProcessorContext<String, Forwarded> context;
     /** Forwards the dead letters of events PostgreSQL refused from the pending batch's write before a commit. */
-    private BeforeCommitHook.Forwarder<String, Decoded> refusedForwarder;
+    private BeforeCommitHook.Forwarder<String, Forwarded> refusedForwarder;
 
-    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, CommitPacer writer,
+    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, WriteScheduler writer,
                     boolean forwardUpdates, int maxMessageBytes) {
         this.reader = reader;
         this.metrics = metrics;
@@ -50,7 +50,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     }
 
     @Override
-    public void init(ProcessorContext<String, Decoded> context) {
+    public void init(ProcessorContext<String, Forwarded> context) {
         this.context = context;
         writer.init(context);
         this.refusedForwarder = BeforeCommitHook.Forwarder.of(context);
@@ -75,7 +75,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
                     record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
             if (forwardUpdates) {
                 context.forward(record.withKey(accepted.update().caseId().toString())
-                        .withValue((Decoded) new Decoded.Update(accepted.update())));
+                        .withValue((Forwarded) new Forwarded.Update(accepted.update())));
             }
             return;
         }
@@ -84,7 +84,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
                 source.topic(), source.partition(), source.offset(), maxMessageBytes);
         metrics.deadLettered(rejection);
         context.forward(record.withKey((String) null)
-                .withValue((Decoded) new Decoded.DeadLetter(letter.key(), letter.value()))
+                .withValue((Forwarded) new Forwarded.DeadLetter(letter.key(), letter.value()))
                 .withHeaders(letter.headers()));
     }
 
@@ -102,7 +102,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
             DeadLetters.Letter letter = BatchWriter.refusedLetter(event.key(), event.value(), event.headers(),
                     event.update(), r.rejection(), event.topic(), event.partition(), event.offset(), maxMessageBytes);
             metrics.deadLettered(rejection);
-            refusedForwarder.forward(new Record<String, Decoded>(null, new Decoded.DeadLetter(letter.key(), letter.value()),
+            refusedForwarder.forward(new Record<String, Forwarded>(null, new Forwarded.DeadLetter(letter.key(), letter.value()),
                     event.timestamp(), letter.headers()), event.topic(), event.partition(), event.offset(),
                     event.timestamp(), event.headers());
         }
