@@ -33,7 +33,9 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     /**
      * Writes one reduced batch, retrying transient failures until it committed; {@code events} counts the
-     * events it stands for. Returns the events PostgreSQL refused (the rest is written).
+     * events it stands for. Returns the events PostgreSQL refused (the rest is written). The one in use is
+     * {@link SinkConfiguration}'s: ingest's {@code BatchWriter.write}, which goes on to the store's
+     * {@code AssignmentWriter}.
      */
     @FunctionalInterface
     public interface Flusher {
