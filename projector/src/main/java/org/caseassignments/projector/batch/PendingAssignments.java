@@ -8,8 +8,6 @@ import java.util.function.Consumer;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.internals.CacheFlushListener;
-import org.apache.kafka.streams.state.internals.CachedStateStore;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
@@ -21,27 +19,23 @@ import org.caseassignments.store.SeenRevision;
  * it came in. Held in memory only: after a crash the uncommitted input is read again, and the guard makes
  * applying it a second time harmless.
  *
- * <p><b>Why it is a {@link CachedStateStore}.</b> Before a task commits its input offsets, Kafka Streams
- * flushes the caches of its stores ({@code StreamTask.prepareCommit} → {@code flushCache}); a plain
- * store's {@link #flush()} runs only after the offsets were committed, when the task checkpoints. So
- * the pending batch is written in {@link #flushCache()}, which returns only once the transaction
- * committed, and an input offset never moves past an event the database does not have. Events PostgreSQL
- * refuses are handed to the task's dead-letter route there too, so their dead letters are sent by the
+ * <p><b>When it writes.</b> It is a {@link BeforeCommitHook}: Kafka Streams runs {@link #beforeCommit()} before
+ * the task commits its input offsets, and it writes the pending batch there, returning only once the transaction
+ * committed, so an input offset never moves past an event the database does not have (decision 7). Events
+ * PostgreSQL refuses are handed to the task's dead-letter route there too, so their dead letters are sent by the
  * task's producer in the same Kafka transaction as the offsets that move past them.
  *
  * <p>While events are live the batch is also written between commits, by {@link #writeNow(long)} (decision
  * 21): the write only comes earlier than the commit, so the order still holds; the offsets, and the dead
  * letters of what PostgreSQL refused (sent in the task's open transaction), commit at the next commit.
- * {@code CachedStateStore} is in Kafka Streams' internals package: an upgrade must keep
- * {@code ProjectorDatabaseOutageIntegrationTests}, {@code ProjectorCrashIntegrationTests} and
- * {@code ProjectorDatabaseRejectionIntegrationTests} green, which fail if the write ever comes after the
- * offset commit.
  */
-public final class PendingAssignments implements StateStore, CachedStateStore<Object, Object> {
+public final class PendingAssignments extends BeforeCommitHook {
 
     /**
      * Writes one reduced batch, retrying transient failures until it committed; {@code events} counts the
-     * events it stands for. Returns the events PostgreSQL refused (the rest is written).
+     * events it stands for. Returns the events PostgreSQL refused (the rest is written). The one in use is
+     * {@link SinkConfiguration}'s: ingest's {@code BatchWriter.write}, which goes on to the store's
+     * {@code AssignmentWriter}.
      */
     @FunctionalInterface
     public interface Flusher {
@@ -129,7 +123,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
 
     /**
      * Writes everything pending in one transaction now, ahead of the commit that will move the offsets past it:
-     * the task's next commit (whose {@link #flushCache()} writes whatever came since).
+     * the task's next commit (whose {@link #beforeCommit()} writes whatever came since).
      *
      * @param now the stream thread's wall-clock time, epoch milliseconds
      */
@@ -149,7 +143,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
 
     /** Writes everything pending in one transaction; called by Kafka Streams before it commits the offsets. */
     @Override
-    public void flushCache() {
+    protected void beforeCommit() {
         write();
         uncommittedWriteAt = 0;
         task.flushed();
@@ -183,7 +177,7 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
 
     /** Kafka Streams discards a task's uncommitted work (its input is read again): so does this. */
     @Override
-    public void clearCache() {
+    protected void discardUncommitted() {
         byCase.clear();
         setAside.clear();
         events = 0;
@@ -192,19 +186,13 @@ public final class PendingAssignments implements StateStore, CachedStateStore<Ob
         task.discarded();
     }
 
-    /** Nothing to forward: the database is where the pending batch goes. */
-    @Override
-    public boolean setFlushListener(CacheFlushListener<Object, Object> listener, boolean sendOldValues) {
-        return false;
-    }
-
     /**
      * Called when the task checkpoints, after a commit, with nothing pending by then (writing early would be
      * harmless anyway): the last write was committed.
      */
     @Override
     public void flush() {
-        flushCache();
+        beforeCommit();
         task.confirmed();
     }
 

@@ -18,7 +18,7 @@ import io.micrometer.core.instrument.TimeGauge;
 /**
  * Since when each task of this instance holds events whose input offsets are not committed, for health
  * and for the pending gauges. Kafka Streams says nothing when a commit succeeds, so a batch written in
- * PostgreSQL counts as committed only once a commit was prepared after it (the store's {@code flushCache}
+ * PostgreSQL counts as committed only once a commit was prepared after it (the store's {@link BeforeCommitHook} hook
  * ran) and the same task instance then does anything (takes an event, is punctuated, checkpoints): a failed
  * commit closes the task before that. A batch written between commits, while events are live, stays
  * uncommitted until then, however much the task does meanwhile. A task closed with

@@ -1,5 +1,5 @@
 /**
- * The batch stage of the projector, inside the Kafka Streams application: {@link CommitPacer}
+ * The batch stage of the projector, inside the Kafka Streams application: {@link WriteScheduler}
  * gathers each task's accepted events in a {@link PendingAssignments} store, one entry per case (the
  * highest revision), and the store applies them through the guarded writer in one transaction when Kafka
  * Streams flushes it — which it does before it commits the input offsets. While PostgreSQL fails the

@@ -6,9 +6,6 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
-import org.apache.kafka.streams.processor.internals.ProcessorNode;
-import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
@@ -16,31 +13,33 @@ import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
+import org.caseassignments.projector.batch.BeforeCommitHook;
 import org.caseassignments.projector.batch.PendingAssignments;
 import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.CommitPacer;
+import org.caseassignments.projector.batch.WriteScheduler;
 import org.caseassignments.store.BatchIsolation;
 
 /**
  * Decodes and validates one input record, key included. An accepted event goes to the task's
- * {@link CommitPacer} straight away, and on (keyed by its case id) only when the projection is
+ * {@link WriteScheduler} straight away, and on (keyed by its case id) only when the projection is
  * published; a rejected record goes on with its original key and value and the {@code dlq.*} headers saying
  * why and where from, cut to the topics' size limit if it no longer fits, and is counted ({@link DeadLetterLog}
  * logs it once it is written). Handing accepted events to the writer here rather than through further
  * topology nodes saves a forward, a record and a key string per event.
  */
-final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded> {
+final class DecodeProcessor implements Processor<byte[], byte[], String, Forwarded> {
 
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry retry;
-    private final CommitPacer writer;
+    private final WriteScheduler writer;
     private final boolean forwardUpdates;
     private final int maxMessageBytes;
-    private ProcessorContext<String, Decoded> context;
-    private ProcessorNode<?, ?, ?, ?> node;
+    private ProcessorContext<String, Forwarded> context;
+    /** Forwards the dead letters of events PostgreSQL refused from the pending batch's write before a commit. */
+    private BeforeCommitHook.Forwarder<String, Forwarded> refusedForwarder;
 
-    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, CommitPacer writer,
+    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, WriteScheduler writer,
                     boolean forwardUpdates, int maxMessageBytes) {
         this.reader = reader;
         this.metrics = metrics;
@@ -51,13 +50,10 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
     }
 
     @Override
-    public void init(ProcessorContext<String, Decoded> context) {
+    public void init(ProcessorContext<String, Forwarded> context) {
         this.context = context;
         writer.init(context);
-        // Kafka Streams initializes each processor as its topology's current node; forwarding the dead letters
-        // of refused events from the store's flush, outside process(), needs that node back (as Kafka Streams'
-        // own caching stores do when they forward on flush).
-        this.node = context instanceof InternalProcessorContext<?, ?> internal ? internal.currentNode() : null;
+        this.refusedForwarder = BeforeCommitHook.Forwarder.of(context);
         PendingAssignments pending = context.getStateStore(PendingAssignments.NAME);
         pending.routeRefusedTo(this::deadLetterRefused);
     }
@@ -79,7 +75,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
                     record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
             if (forwardUpdates) {
                 context.forward(record.withKey(accepted.update().caseId().toString())
-                        .withValue((Decoded) new Decoded.Update(accepted.update())));
+                        .withValue((Forwarded) new Forwarded.Update(accepted.update())));
             }
             return;
         }
@@ -88,7 +84,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
                 source.topic(), source.partition(), source.offset(), maxMessageBytes);
         metrics.deadLettered(rejection);
         context.forward(record.withKey((String) null)
-                .withValue((Decoded) new Decoded.DeadLetter(letter.key(), letter.value()))
+                .withValue((Forwarded) new Forwarded.DeadLetter(letter.key(), letter.value()))
                 .withHeaders(letter.headers()));
     }
 
@@ -98,28 +94,17 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Decoded
      * transaction as the input offsets that move past it.
      */
     private void deadLetterRefused(List<BatchIsolation.Refused<PendingEvent>> refused) {
-        if (!(context instanceof InternalProcessorContext<?, ?> internal) || node == null) {
-            throw new IllegalStateException("cannot dead-letter " + refused.size() + " events PostgreSQL refused outside "
-                    + "a Kafka Streams task; the batch's offsets stay uncommitted");
-        }
-        ProcessorNode<?, ?, ?, ?> previousNode = internal.currentNode();
-        ProcessorRecordContext previousRecord = internal.recordContext();
-        try {
-            internal.setCurrentNode(node);
-            for (BatchIsolation.Refused<PendingEvent> r : refused) {
-                PendingEvent event = r.item();
-                Rejection rejection = BatchWriter.rejection(event.update(), r.rejection());
-                internal.setRecordContext(new ProcessorRecordContext(event.timestamp(), event.offset(), event.partition(),
-                        event.topic(), event.headers()));
-                DeadLetters.Letter letter = BatchWriter.refusedLetter(event.key(), event.value(), event.headers(),
-                        event.update(), r.rejection(), event.topic(), event.partition(), event.offset(), maxMessageBytes);
-                metrics.deadLettered(rejection);
-                context.forward(new Record<String, Decoded>(null, new Decoded.DeadLetter(letter.key(), letter.value()),
-                        event.timestamp(), letter.headers()));
-            }
-        } finally {
-            internal.setRecordContext(previousRecord);
-            internal.setCurrentNode(previousNode);
+        refusedForwarder.requireTask(refused.size() + " dead letters of events PostgreSQL refused (the batch's offsets "
+                + "stay uncommitted)");
+        for (BatchIsolation.Refused<PendingEvent> r : refused) {
+            PendingEvent event = r.item();
+            Rejection rejection = BatchWriter.rejection(event.update(), r.rejection());
+            DeadLetters.Letter letter = BatchWriter.refusedLetter(event.key(), event.value(), event.headers(),
+                    event.update(), r.rejection(), event.topic(), event.partition(), event.offset(), maxMessageBytes);
+            metrics.deadLettered(rejection);
+            refusedForwarder.forward(new Record<String, Forwarded>(null, new Forwarded.DeadLetter(letter.key(), letter.value()),
+                    event.timestamp(), letter.headers()), event.topic(), event.partition(), event.offset(),
+                    event.timestamp(), event.headers());
         }
     }
 }

@@ -18,7 +18,7 @@ import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.projector.batch.PendingAssignments;
-import org.caseassignments.projector.batch.CommitPacer;
+import org.caseassignments.projector.batch.WriteScheduler;
 import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
@@ -41,19 +41,19 @@ final class ProjectorTopology {
     private final RegistryRetry registryRetry;
     private final PendingAssignments.Flusher flusher;
     private final UncommittedWork work;
-    private final CommitPacer.Pacing pacing;
-    private final CommitPacer.Backlog backlog;
+    private final WriteScheduler.Pacing pacing;
+    private final WriteScheduler.Backlog backlog;
     private final boolean publishAssignments;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, CommitPacer.Pacing pacing,
-                      CommitPacer.Backlog backlog, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, WriteScheduler.Pacing pacing,
+                      WriteScheduler.Backlog backlog, boolean publishAssignments) {
         this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, work, pacing, backlog, publishAssignments);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, CommitPacer.Pacing pacing,
-                      CommitPacer.Backlog backlog, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, WriteScheduler.Pacing pacing,
+                      WriteScheduler.Backlog backlog, boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
@@ -76,20 +76,20 @@ final class ProjectorTopology {
         //    updates re-keyed by their case id (which the producer's key already is) go further down.
         builder.addStateStore(PendingAssignments.builder(flusher, work,
                 dropped -> BatchWriter.conflict(metrics, dropped, "batch")));
-        KStream<String, Decoded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
-                new CommitPacer(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
+        KStream<String, Forwarded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
+                new WriteScheduler(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
                 PendingAssignments.NAME);
 
         // 3. Each decoded record takes the named branch of its kind.
-        Map<String, KStream<String, Decoded>> routes = decoded.split(Named.as("route-"))
-                .branch((none, value) -> value instanceof Decoded.DeadLetter, Branched.as(DEAD_LETTER))
-                .branch((none, value) -> value instanceof Decoded.Update, Branched.as(UPDATE))
+        Map<String, KStream<String, Forwarded>> routes = decoded.split(Named.as("route-"))
+                .branch((none, value) -> value instanceof Forwarded.DeadLetter, Branched.as(DEAD_LETTER))
+                .branch((none, value) -> value instanceof Forwarded.Update, Branched.as(UPDATE))
                 .noDefaultBranch();
 
         // 4. Bad input to the dead-letter topic: original key, value and headers, plus the dlq.* headers
         //    (cut to the size limit when they no longer fit together).
         routes.get("route-" + DEAD_LETTER)
-                .flatMap((none, value) -> value instanceof Decoded.DeadLetter letter
+                .flatMap((none, value) -> value instanceof Forwarded.DeadLetter letter
                         ? List.of(KeyValue.pair(letter.key(), letter.value())) : List.of(), Named.as("original-record"))
                 .to(topics.deadLetter().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                         .withName("dead-letters"));
@@ -100,7 +100,7 @@ final class ProjectorTopology {
                     Stores.persistentKeyValueStore(REVISIONS_STORE), Serdes.String(), Serdes.Long()));
             Topic<String, SpecificRecord> assignments = topics.assignments();
             routes.get("route-" + UPDATE)
-                    .flatMapValues(value -> value instanceof Decoded.Update update ? List.of(update.update()) : List.of(),
+                    .flatMapValues(value -> value instanceof Forwarded.Update update ? List.of(update.update()) : List.of(),
                             Named.as("update"))
                     .process(() -> new MonotonicFilter(metrics), Named.as("monotonic-filter"), REVISIONS_STORE)
                     .to(assignments.name(), Produced.with(assignments.keySerde(), assignments.valueSerde())

@@ -13,7 +13,7 @@ import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
 import org.caseassignments.projector.batch.PendingAssignments;
-import org.caseassignments.projector.batch.CommitPacer;
+import org.caseassignments.projector.batch.WriteScheduler;
 import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.slf4j.Logger;
@@ -76,7 +76,7 @@ class StreamsConfiguration {
                                         ProjectorProperties properties, StreamsBuilderFactoryBean factoryBean) {
         ProjectorProperties.Sink sink = properties.sink();
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
-                new CommitPacer.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
+                new WriteScheduler.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes()),
                 new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
         topology.addTo(builder);

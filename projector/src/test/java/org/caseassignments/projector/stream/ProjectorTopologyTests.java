@@ -45,7 +45,7 @@ import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.CommitPacer;
+import org.caseassignments.projector.batch.WriteScheduler;
 import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
@@ -77,8 +77,8 @@ class ProjectorTopologyTests {
     @TempDir
     Path stateDir;
 
-    private static final CommitPacer.Pacing PACING =
-            new CommitPacer.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
+    private static final WriteScheduler.Pacing PACING =
+            new WriteScheduler.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
                     Duration.ofSeconds(1), Long.MAX_VALUE);
 
     /** What the PostgreSQL stage was given, one list per flush. */
@@ -109,7 +109,7 @@ class ProjectorTopologyTests {
                 BundledSchemas.withWriterSchemas(List.of(WITHOUT_REVISION))));
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, reader, new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-tests");
@@ -278,7 +278,7 @@ class ProjectorTopologyTests {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
                 new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)),
-                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
@@ -335,7 +335,7 @@ class ProjectorTopologyTests {
     void shouldNeedNoRepartitionTopicSoEachCaseStaysOnItsInputPartition() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
                 .addTo(builder);
 
         var description = builder.build().describe();
@@ -348,7 +348,7 @@ class ProjectorTopologyTests {
     void shouldShowTheDatabaseWriteAndTheRoutesInItsDescription() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, CommitPacer.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
                 .addTo(builder);
 
         String description = builder.build().describe().toString();

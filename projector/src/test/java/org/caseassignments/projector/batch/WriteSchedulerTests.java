@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * When a task writes its pending cases into PostgreSQL, when it asks to commit (which writes what is still
  * pending first), and what the write gets.
  */
-class CommitPacerTests {
+class WriteSchedulerTests {
 
     /** Ahead of the real clock, so no batch written earlier on this thread counts as recent. */
     private static final long NOW = System.currentTimeMillis() + 3_600_000L;
@@ -35,7 +35,7 @@ class CommitPacerTests {
     private boolean fetched;
     private MockProcessorContext<Void, Void> context;
     private PendingAssignments pending;
-    private CommitPacer writer;
+    private WriteScheduler writer;
 
     @BeforeEach
     void init() {
@@ -50,7 +50,7 @@ class CommitPacerTests {
             return List.of();
         });
         context.addStateStore(pending);
-        writer = new CommitPacer(new CommitPacer.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
+        writer = new WriteScheduler(new WriteScheduler.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
                         Long.MAX_VALUE),
                 partition -> {
                     askedPartitions.add(partition);

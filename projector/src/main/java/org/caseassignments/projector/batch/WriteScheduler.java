@@ -29,7 +29,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  *       by cases, whatever the size of the records.</li>
  * </ul>
  */
-public final class CommitPacer {
+public final class WriteScheduler {
 
     /** When to write and when to ask for a commit; see the class comment. */
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
@@ -58,7 +58,7 @@ public final class CommitPacer {
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
 
-    public CommitPacer(Pacing pacing, Backlog backlog) {
+    public WriteScheduler(Pacing pacing, Backlog backlog) {
         this.pacing = pacing;
         this.backlog = backlog;
     }
