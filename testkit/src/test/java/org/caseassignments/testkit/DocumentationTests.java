@@ -57,6 +57,9 @@ class DocumentationTests {
     private static final Pattern IMPORTED = Pattern.compile(
             "^import\\s+(?:static\\s+)?[\\w.]*?\\.([A-Z]\\w*)(?:\\.[\\w*]+)*\\s*;", Pattern.MULTILINE);
 
+    private static final Pattern CITED = Pattern.compile("ADR-(\\d{3})(?: D(\\d+))?");
+    private static final Pattern ANCHOR = Pattern.compile("<a id=\"(adr-[a-z0-9-]+)\"></a>");
+
     private static final String LIST = "\\[decision \\d+\\]\\(\\d{4}-[a-z0-9-]+\\.md\\)(?:, \\[decision \\d+\\]\\(\\d{4}-[a-z0-9-]+\\.md\\))*";
     private static final Pattern STATUS = Pattern.compile("\\*\\*Status:\\*\\* (Accepted|Amended by (" + LIST
             + ")|Superseded by (" + LIST + "))(?:\\. Amends (" + LIST + "))?(?:\\. Supersedes (" + LIST + "))?\\.(?: .*)?");
@@ -133,6 +136,29 @@ class DocumentationTests {
         assertThat(statuses).hasSizeGreaterThanOrEqualTo(33);
     }
 
+    @Test
+    void shouldSummariseInOriginsEveryDesignRecordSectionTheCodeOrTheDocsCite() {
+        Set<String> anchors = new HashSet<>();
+        ANCHOR.matcher(String.join("\n", lines(root().resolve("docs/origins.md")))).results()
+                .forEach(anchor -> anchors.add(anchor.group(1)));
+        List<String> unexplained = new ArrayList<>();
+        List<Path> citing = new ArrayList<>(docs());
+        citing.addAll(sources());
+        for (Path file : citing) {
+            List<String> lines = lines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                for (Matcher cited = CITED.matcher(lines.get(i)); cited.find(); ) {
+                    String anchor = ("adr-" + cited.group(1) + (cited.group(2) == null ? "" : "-d" + cited.group(2)));
+                    if (!anchors.contains(anchor)) {
+                        unexplained.add(root().relativize(file) + ":" + (i + 1) + ": " + cited.group() + " (no #" + anchor + ")");
+                    }
+                }
+            }
+        }
+        assertThat(unexplained).as("design records cited but not summarised in docs/origins.md").isEmpty();
+        assertThat(anchors).contains("adr-060-d5", "adr-035");
+    }
+
     private record Status(Set<String> amendedBy, Set<String> supersededBy, Set<String> amends, Set<String> supersedes) {
     }
 
@@ -159,20 +185,27 @@ class DocumentationTests {
 
     private static Set<String> typesOfTheSources() {
         Set<String> types = new HashSet<>();
+        for (Path file : sources()) {
+            if (file.toString().endsWith(".java")) {
+                String source = String.join("\n", lines(file));
+                types.add(file.getFileName().toString().replace(".java", ""));
+                DECLARED.matcher(source).results().forEach(type -> types.add(type.group(1)));
+                IMPORTED.matcher(source).results().forEach(type -> types.add(type.group(1)));
+            }
+        }
+        return types;
+    }
+
+    /** Every file under a module's {@code src/main} or {@code src/test}: Java, SQL, YAML and the rest. */
+    private static List<Path> sources() {
         try (Stream<Path> files = Files.walk(root())) {
-            files.filter(file -> file.toString().endsWith(".java"))
-                    .filter(file -> file.toString().matches(".*/src/(main|test)/java/.*"))
-                    .filter(file -> !file.toString().contains("/target/"))
-                    .forEach(file -> {
-                        String source = String.join("\n", lines(file));
-                        types.add(file.getFileName().toString().replace(".java", ""));
-                        DECLARED.matcher(source).results().forEach(type -> types.add(type.group(1)));
-                        IMPORTED.matcher(source).results().forEach(type -> types.add(type.group(1)));
-                    });
+            return files.filter(Files::isRegularFile)
+                    .filter(file -> root().relativize(file).toString().matches("[^/]+/src/(main|test)/.*"))
+                    .filter(file -> file.toString().matches(".*\\.(java|sql|ya?ml|properties|md)"))
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return types;
     }
 
     private static List<Path> docs() {
