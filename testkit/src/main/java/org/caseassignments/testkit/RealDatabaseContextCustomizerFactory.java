@@ -62,7 +62,7 @@ final class RealDatabaseContextCustomizerFactory implements ContextCustomizerFac
     }
 
     /** Equal for equal properties, so Spring's context cache shares a context exactly when it did before. */
-    private record Customizer(Map<String, Object> properties) implements ContextCustomizer {
+    record Customizer(Map<String, Object> properties) implements ContextCustomizer {
 
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
