@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * whose whole text is an UpperCamelCase identifier with at least two humps ({@code AssignmentWriter}, not
  * {@code Rows}, {@code SQL}, {@code POSTGRES_URL}, {@code Idempotency-Key} or {@code ON CONFLICT}), optionally
  * followed by {@code .member} parts and an argument list ({@code AssignmentWriter.apply},
- * {@code AssignmentUpdate.snapshot(...)}, {@code OneRoundTrip.Along}). The first identifier, and every later part
+ * {@code AssignmentUpdate.snapshot(...)}, {@code OneRoundTrip.Along}), and optionally preceded by a module or
+ * package path ({@code store/BatchReduction}, {@code ingest/BatchWriter}). The first identifier, and every later part
  * that is itself UpperCamelCase (a nested type; {@code CONSTANT_CASE} and lowerCamel members are not checked),
  * must be a type that some Java file under {@code <module>/src/main/java} or {@code <module>/src/test/java}
  * declares or imports (an import is how a library type the code uses counts), or one of {@link #ELSEWHERE}: the
@@ -51,7 +52,7 @@ class DocumentationTests {
 
     private static final Pattern BACKTICKED = Pattern.compile("(formerly\\s+)?`([^`\\n]+)`");
     private static final Pattern CLASS_NAME = Pattern.compile(
-            "([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)((?:\\.[A-Za-z_][A-Za-z0-9_]*)*)(\\(.*\\))?");
+            "(?:[a-z][a-z0-9-]*/)*([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)((?:\\.[A-Za-z_][A-Za-z0-9_]*)*)(\\(.*\\))?");
     private static final Pattern NESTED_TYPE = Pattern.compile("[A-Z][a-z][A-Za-z0-9]*");
     private static final Pattern DECLARED = Pattern.compile("\\b(?:class|interface|record|enum)\\s+([A-Z]\\w*)");
     private static final Pattern IMPORTED = Pattern.compile(
