@@ -2,29 +2,20 @@ package org.caseassignments.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
-import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The jobs commit durably whatever the server's default: a batch they report as committed (and whose offsets a
  * replay then commits) survives a PostgreSQL crash.
  */
-@SpringBootTest
+@RealDatabaseTest
 class DurableCommitsIntegrationTests {
 
     static final TestDatabase DB = serverDefaultingToAsynchronousCommits();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
-        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
-    }
 
     @Autowired
     JdbcTemplate jdbc;

@@ -11,12 +11,12 @@ import org.caseassignments.schemas.serde.RegistryStub;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,7 +26,7 @@ import picocli.CommandLine;
  * The backfill takes its schema registry from the variable the projector and the compose file use,
  * {@code SCHEMA_REGISTRY_URL}: events framed for the registry are read, not dead-lettered.
  */
-@SpringBootTest
+@RealDatabaseTest
 class RegistrySettingsIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -34,8 +34,6 @@ class RegistrySettingsIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
-        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
         // As the environment variable would be: application.yml reads ${SCHEMA_REGISTRY_URL}.
         registry.add("SCHEMA_REGISTRY_URL", () -> REGISTRY.url().toString());
     }

@@ -10,9 +10,9 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -20,11 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Every role × the record's jurisdiction (the caller's, the other bundled one, unknown) × every resource and
@@ -34,15 +31,10 @@ import org.springframework.test.context.DynamicPropertySource;
  * unknown, succeeds, and the database shows nothing written. Within the caller's jurisdiction the bundled
  * rulesets decide as specified.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class JurisdictionIsolationIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     private static final String ME = "me";
     private static final String UNIT = "unit-1";

@@ -9,33 +9,25 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.OpsDefinitions;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * What an operator is given holds for the API as it runs: after a short realistic session (creates, a retried
  * create, reads, updates, a stale and a missing If-Match, a denial), every metric the API's dashboard and
  * alerting rules under {@code ops/} name is in its {@code /actuator/prometheus} scrape.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class MutationApiOperationsIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.empty();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @Autowired
     Environment environment;

@@ -58,7 +58,7 @@ public final class ProjectorPerformance {
 
     private static final AvroEventCodec CODEC = AvroEventCodec.singleObject();
 
-    record Event(String key, byte[] value, UUID caseId, String worker, String supervisor, long revision) {
+    public record Event(String key, byte[] value, UUID caseId, String worker, String supervisor, long revision) {
     }
 
     /** CPU time so far, in nanoseconds: of this JVM, its stream threads, and the database's backends. */
@@ -215,7 +215,7 @@ public final class ProjectorPerformance {
     }
 
     /** Each case: created, then changes 1..n, interleaved across cases round by round; then disorder. */
-    static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
+    public static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
         Map<UUID, int[]> positions = new HashMap<>();
         List<Event> order = new ArrayList<>();
         for (int revision = 0; revision <= changes; revision++) {
@@ -252,7 +252,7 @@ public final class ProjectorPerformance {
         return new Event(caseId.toString(), CODEC.encode("case.events", record, false), caseId, worker, supervisor, revision);
     }
 
-    static void publish(String topic, List<Event> events) throws Exception {
+    public static void publish(String topic, List<Event> events) throws Exception {
         publish(topic, events, null);
     }
 
@@ -299,7 +299,7 @@ public final class ProjectorPerformance {
         db.jdbc().execute("ANALYZE");
     }
 
-    static long copy(TestDatabase db, String target, String rows) {
+    public static long copy(TestDatabase db, String target, String rows) {
         try (Connection connection = db.dataSource().getConnection()) {
             return connection.unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("COPY " + target + " FROM STDIN", new StringReader(rows));
@@ -308,7 +308,7 @@ public final class ProjectorPerformance {
         }
     }
 
-    static double projector(ProjectorTopics topics, List<UUID> caseIds, int changes, int events, Random random)
+    public static double projector(ProjectorTopics topics, List<UUID> caseIds, int changes, int events, Random random)
             throws InterruptedException {
         TestDatabase db = TestDatabase.migrated();
         seedEntityRows(db, caseIds, new Random(random.nextLong()));

@@ -3,15 +3,15 @@ package org.caseassignments.projector;
 import org.caseassignments.testkit.TestKafka;
 
 /** One test class's own topic names, so classes never see each other's records. */
-record ProjectorTopics(String events, String assignments, String deadLetter, int partitions) {
+public record ProjectorTopics(String events, String assignments, String deadLetter, int partitions) {
 
-    static ProjectorTopics unique(int partitions) {
+    public static ProjectorTopics unique(int partitions) {
         String events = TestKafka.uniqueTopic("case.events");
         return new ProjectorTopics(events, events + ".assignments", events + ".dlq", partitions);
     }
 
     /** Creates the input topic, for tests that publish before a projector has started. */
-    ProjectorTopics createEvents() {
+    public ProjectorTopics createEvents() {
         TestKafka.createTopics(partitions, events);
         return this;
     }

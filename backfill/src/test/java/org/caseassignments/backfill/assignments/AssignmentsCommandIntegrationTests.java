@@ -12,30 +12,21 @@ import java.util.UUID;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.Tables;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
-import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import picocli.CommandLine;
 
-@SpringBootTest
+@RealDatabaseTest
 class AssignmentsCommandIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     static final String HEADER = "case_id,assigned_worker_sub,supervisor_sub,assignment_revision";
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
-        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
-    }
 
     @Autowired
     CommandLine commandLine;

@@ -28,6 +28,7 @@ import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
@@ -35,11 +36,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine;
 
@@ -48,16 +46,10 @@ import picocli.CommandLine;
  * by a real Kafka consumer) on the same cases ends where the oracle says: the highest revision per
  * case, with the snapshot's values wherever the snapshot holds that revision.
  */
-@SpringBootTest
+@RealDatabaseTest
 class BackfillRacingTheProjectorIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
-        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
-    }
 
     @Autowired
     CommandLine commandLine;

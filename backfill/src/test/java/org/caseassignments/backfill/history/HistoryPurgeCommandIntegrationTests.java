@@ -12,27 +12,18 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.store.SeenRevision;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
-import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import picocli.CommandLine;
 
-@SpringBootTest
+@RealDatabaseTest
 class HistoryPurgeCommandIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
-        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
-    }
 
     @Autowired
     CommandLine commandLine;

@@ -25,14 +25,12 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import picocli.CommandLine;
 
 /**
@@ -40,19 +38,13 @@ import picocli.CommandLine;
  * {@code --swap-within}, and the projection afterwards holds exactly what the events say. The case count is what a
  * shared build machine manages in a test; {@code RebuildPerformance} runs the same at 100,000 cases.
  */
-@SpringBootTest
+@RealDatabaseTest
 class RebuildUnderLiveTrafficIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     static final int CASES = 20_000;
     static final int EVENTS_PER_TICK = 20;
     static final Duration TICK = Duration.ofMillis(100);
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        DB.register(registry);
-        registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
-    }
 
     @Autowired
     CommandLine commandLine;

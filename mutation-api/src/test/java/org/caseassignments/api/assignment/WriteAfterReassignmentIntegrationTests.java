@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
@@ -23,7 +23,6 @@ import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -35,14 +34,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A caller who has just reassigned a case upstream writes with {@code Min-Assignment-Revision}: the write waits
  * for the projection instead of being refused for an assignment the projection has not seen yet.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class WriteAfterReassignmentIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         registry.add("api.assignment.recheck-interval", () -> "1h");
     }
 

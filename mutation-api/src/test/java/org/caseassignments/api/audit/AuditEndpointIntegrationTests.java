@@ -10,8 +10,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,11 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * jurisdiction's records, whatever the filters and cursor say; filters by resource, caller and time;
  * pages with a cursor that neither skips nor repeats.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class AuditEndpointIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -44,11 +41,6 @@ class AuditEndpointIntegrationTests {
     /** Each jurisdiction's records name one resource and one caller of their own. */
     private static final UUID GEORGIA_RESOURCE = UUID.randomUUID();
     private static final UUID TEXAS_RESOURCE = UUID.randomUUID();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

@@ -7,29 +7,22 @@ import java.sql.SQLException;
 import java.util.UUID;
 
 import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The connections the API works with may insert and read audit records and nothing else: UPDATE, DELETE
  * and TRUNCATE are refused by PostgreSQL (insufficient_privilege), on the table and on its partitions.
  */
-@SpringBootTest
+@RealDatabaseTest(kafka = false, with = TestApplication.class)
 class AuditRoleIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     /** The application's own pool, as every request uses it. */
     @Autowired

@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
@@ -23,11 +23,8 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Every write path leaves exactly one record, in the write's own transaction (the record's {@code xmin}
@@ -36,17 +33,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * back; refusals are recorded by the refusal writer. The trace of the event that set the assignment a write held
  * reaches its record and the problem document of a refusal about that assignment.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class AuditTrailIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     static final String REASSIGNMENT_TRACE = "0af7651916cd43dd8448eb211c80319c";
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

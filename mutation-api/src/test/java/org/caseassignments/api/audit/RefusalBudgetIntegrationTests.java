@@ -16,17 +16,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,7 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * and one "N more refusals" summary, and a second token's refusals — ordinary ones and probes of another
  * jurisdiction's records — are all stored, none pushed out.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class RefusalBudgetIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -51,7 +50,6 @@ class RefusalBudgetIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         registry.add("api.audit.refusal-queue-capacity", () -> String.valueOf(QUEUE));
         registry.add("api.audit.refusal-batch-size", () -> "4");
         registry.add("api.audit.refusal-budget", () -> String.valueOf(BUDGET));

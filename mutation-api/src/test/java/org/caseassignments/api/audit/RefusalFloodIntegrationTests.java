@@ -16,18 +16,17 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,7 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * (six connections, against forty times as many refusals), the queue drops what it has no room for and
  * counts it, and once the lock goes, the records the queue kept are stored and the next write succeeds.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class RefusalFloodIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -48,7 +47,6 @@ class RefusalFloodIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         registry.add("api.audit.refusal-queue-capacity", () -> String.valueOf(QUEUE));
         registry.add("api.audit.refusal-batch-size", () -> "4");
         // one subject floods here; its budget (RefusalBudgetIntegrationTests) is not what this test is about

@@ -9,13 +9,12 @@ import java.util.List;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.OpenTransaction;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,7 +25,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * shared part and overflow it; refusals of another jurisdiction's records offered after that are still kept
  * and stored once the table is free.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class RefusalReserveIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -38,7 +37,6 @@ class RefusalReserveIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         registry.add("api.audit.refusal-queue-capacity", () -> String.valueOf(QUEUE));
         registry.add("api.audit.cross-jurisdiction-reserve", () -> String.valueOf(RESERVE_PERCENT));
         registry.add("api.audit.refusal-batch-size", () -> "4");

@@ -7,8 +7,8 @@ import java.util.UUID;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
@@ -16,21 +16,13 @@ import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class FosterHomeApiIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

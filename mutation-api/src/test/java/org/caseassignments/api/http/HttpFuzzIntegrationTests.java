@@ -23,14 +23,13 @@ import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -49,9 +48,10 @@ import tools.jackson.databind.json.JsonMapper;
  * the request validation shows up here as a 500.
  */
 // hundreds of refused requests: their routine warnings would drown the test's output
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "logging.level.org.springframework.web.servlet.PageNotFound=error",
-        "logging.level.org.springframework.boot.webmvc.autoconfigure.WelcomePageHandlerMapping=error"})
+@RealDatabaseTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, kafka = false, with = TestApplication.class,
+        properties = {
+                "logging.level.org.springframework.web.servlet.PageNotFound=error",
+                "logging.level.org.springframework.boot.webmvc.autoconfigure.WelcomePageHandlerMapping=error"})
 class HttpFuzzIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -59,11 +59,6 @@ class HttpFuzzIntegrationTests {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final List<String> LEAKS = List.of("Exception", "\tat ", "org.postgresql", "org.springframework",
             "SQLState", "SQL state", "violates", "constraint", "duplicate key", "_fkey", "_pkey", "<html", "Tomcat");
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

@@ -10,11 +10,10 @@ import java.util.List;
 import java.util.Set;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,7 +25,7 @@ import tools.jackson.databind.JsonNode;
  * info object a licence, and the servers are the configured ones. The document is also written to
  * {@code target/openapi.json}, for the linters themselves (docs/mutation-api.md#openapi).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class OpenApiDocumentIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.empty();
@@ -34,7 +33,6 @@ class OpenApiDocumentIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         registry.add("api.openapi.servers", () -> "https://case-assignments.agency.test, https://backup.agency.test");
     }
 

@@ -15,6 +15,7 @@ import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -26,24 +27,18 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Two instances of the API on one database: the test's context (which requires the header) and a
  * second one started beside it. Nothing of the guarantee lives in one instance's memory.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "api.idempotency.required=true")
+@RealDatabaseTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, kafka = false, with = TestApplication.class,
+        properties = "api.idempotency.required=true")
 class IdempotencyAcrossInstancesIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     private static ConfigurableApplicationContext other;
     private static ApiClient otherApi;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @BeforeAll
     static void startTheOtherInstance() {

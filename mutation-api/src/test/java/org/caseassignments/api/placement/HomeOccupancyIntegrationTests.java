@@ -14,12 +14,12 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
@@ -28,7 +28,6 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,14 +38,13 @@ import org.springframework.test.context.DynamicPropertySource;
  * competing writer holds its lock in an {@link OpenTransaction}, the requests are shown waiting by
  * {@code pg_stat_activity} / {@code pg_blocking_pids}, and only then does the competitor commit.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class HomeOccupancyIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         // eight activations inside their transactions at once, each on its own connection
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "12");
     }

@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.UUID;
 
 import org.caseassignments.api.requestid.RequestIds;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.RawHttp;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,16 +22,11 @@ import tools.jackson.databind.json.JsonMapper;
  * routing and content negotiation) are problem documents with a code, the security headers and the
  * request id, like every other error. Sent over a raw socket: {@code java.net.http} refuses most of them.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class ContainerErrorsIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -15,25 +15,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Tokens the service once accepted leniently, each signed by the trusted key and otherwise valid,
  * sent over HTTP: every one is a 401 with an empty body, and the same token without the defect is
  * not.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class StrictTokensIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

@@ -1,19 +1,17 @@
 package org.caseassignments.api.testsupport;
 
+import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The properties every application test sets: its own database, the test token issuer, the ETag
- * secret, no ruleset polling.
+ * secret, no ruleset polling. {@link ApiIntegrationTest} sets them for a test class.
  */
-public final class TestApplication {
+public final class TestApplication implements RealDatabaseTest.Properties {
 
-    private TestApplication() {
-    }
-
-    public static void register(DynamicPropertyRegistry registry, TestDatabase database) {
-        database.register(registry);
+    @Override
+    public void register(DynamicPropertyRegistry registry, TestDatabase database) {
         TestTokens.register(registry);
         registry.add("api.etag-secret", () -> TestETags.SECRET);
         registry.add("policy.reload-interval", () -> "0s");

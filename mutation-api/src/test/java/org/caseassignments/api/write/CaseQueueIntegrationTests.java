@@ -10,11 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
@@ -22,11 +22,8 @@ import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Case-lock fairness under a forced race: an API write holds a case {@code FOR SHARE} (kept open by a row lock a
@@ -36,18 +33,13 @@ import org.springframework.test.context.DynamicPropertySource;
  * locker join the holders while an updater waits, so without the case's queue the second write would get in
  * ahead of the projector, and every write after it too.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class CaseQueueIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final String WORKER = TestTokens.caseworker("w-old").token();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

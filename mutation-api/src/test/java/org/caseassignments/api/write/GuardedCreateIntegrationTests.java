@@ -9,12 +9,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
@@ -22,11 +22,8 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The create path under forced races with the projector. To hold a create inside its transaction
@@ -34,15 +31,10 @@ import org.springframework.test.context.DynamicPropertySource;
  * placement references: the insert's foreign-key check waits for that lock, which
  * {@code pg_blocking_pids} shows, and the test releases it when the projector's apply is waiting too.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class GuardedCreateIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
-    }
 
     @LocalServerPort
     int port;

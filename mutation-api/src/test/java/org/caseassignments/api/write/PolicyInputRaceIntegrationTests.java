@@ -10,18 +10,17 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.testsupport.ApiClient;
+import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
-import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -37,7 +36,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * <p>Georgia runs its bundled ruleset (county directors: {@code resource.attrs.admin_unit}); the
  * {@code ohio} ruleset, from the policy directory, also reads {@code resource.attrs.license_status}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ApiIntegrationTest
 class PolicyInputRaceIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -45,7 +44,6 @@ class PolicyInputRaceIntegrationTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestApplication.register(registry, DB);
         registry.add("policy.directory", RULESETS::toString);
     }
 

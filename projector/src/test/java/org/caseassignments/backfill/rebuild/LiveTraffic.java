@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.backfill.rebuild;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.avro.specific.SpecificRecord;
+import org.caseassignments.projector.ProjectorPerformance;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;

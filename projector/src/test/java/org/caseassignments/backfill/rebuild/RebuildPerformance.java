@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.backfill.rebuild;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +12,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.caseassignments.backfill.BackfillApplication;
+import org.caseassignments.projector.ProjectorPerformance;
+import org.caseassignments.projector.ProjectorTopics;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.springframework.boot.SpringApplication;
@@ -31,6 +33,9 @@ import org.springframework.core.env.StandardEnvironment;
  * {@code partitions} (3), {@code seed} (1), {@code projector} (true: also time the projector's drain), {@code rate}
  * (0: events per second of live traffic during the rebuild, each published and applied to the live table at once,
  * as a projector with no lag would).
+ *
+ * <p>It sits in the rebuild's package ({@code backfill.rebuild}) but in the projector module's test sources:
+ * it also times the projector's drain of the same topic, and only the projector's tests see both modules.
  */
 public final class RebuildPerformance {
 
