@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -137,31 +136,19 @@ public final class BatchWriter {
      * replaced carried). Every item's revision goes into its case's history, also those the reduction set aside.
      */
     public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
-        Map<UUID, Kept<T>> byCase = new LinkedHashMap<>();
         List<SeenRevision> setAside = new ArrayList<>();
-        for (T item : items) {
-            AssignmentUpdate itemUpdate = update.apply(item);
-            byCase.merge(itemUpdate.caseId(), new Kept<>(item, itemUpdate), (kept, candidate) -> {
-                if (BatchReduction.conflicting(kept.update(), candidate.update())) {
-                    conflict(metrics, candidate.update(), "batch");
-                }
-                AssignmentUpdate winner = BatchReduction.keep(kept.update(), candidate.update());
-                Kept<T> dropped = winner == kept.update() ? candidate : kept;
-                setAside.add(new SeenRevision(dropped.update(), occurredAt.apply(dropped.item())));
-                return winner == kept.update() ? kept : new Kept<>(candidate.item(), winner);
-            });
-        }
+        List<BatchReduction.Kept<T>> kept = BatchReduction.perCase(items, update, (first, candidate) -> {
+            if (BatchReduction.conflicting(first, candidate)) {
+                conflict(metrics, candidate, "batch");
+            }
+        }, dropped -> setAside.add(new SeenRevision(dropped.update(), occurredAt.apply(dropped.item()))));
         Map<T, AssignmentUpdate> reduced = new IdentityHashMap<>();
-        List<T> survivors = new ArrayList<>(byCase.size());
-        byCase.values().forEach(kept -> {
-            reduced.put(kept.item(), kept.update());
-            survivors.add(kept.item());
+        List<T> survivors = new ArrayList<>(kept.size());
+        kept.forEach(k -> {
+            reduced.put(k.item(), k.update());
+            survivors.add(k.item());
         });
         return write(survivors, reduced::get, occurredAt, items.size(), setAside);
-    }
-
-    /** An item kept for its case, with the update it is written as. */
-    private record Kept<T>(T item, AssignmentUpdate update) {
     }
 
     /**

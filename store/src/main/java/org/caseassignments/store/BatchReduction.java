@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Keeps one update per case in a batch, by the rule the guard applies row by row, so applying the
@@ -65,17 +67,45 @@ public final class BatchReduction {
     /** As {@link #highestRevisionPerCase(List)}, telling {@code conflicts} each update dropped as {@link #conflicting}. */
     public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates,
                                                                 Consumer<AssignmentUpdate> conflicts) {
-        Map<UUID, AssignmentUpdate> byCase = new LinkedHashMap<>();
-        for (AssignmentUpdate update : updates) {
-            byCase.merge(update.caseId(), update, (kept, candidate) -> {
-                if (conflicting(kept, candidate)) {
-                    conflicts.accept(candidate);
-                }
-                return keep(kept, candidate);
-            });
-        }
-        List<AssignmentUpdate> survivors = new ArrayList<>(byCase.values());
+        List<AssignmentUpdate> survivors = new ArrayList<>();
+        perCase(updates, Function.identity(), (kept, dropped) -> {
+            if (conflicting(kept, dropped)) {
+                conflicts.accept(dropped);
+            }
+        }, dropped -> { }).forEach(kept -> survivors.add(kept.update()));
         survivors.sort(Comparator.comparing(AssignmentUpdate::caseId));
         return survivors;
+    }
+
+    /** An item kept for its case, with the update it is written as ({@link #keep} may have given it a jurisdiction). */
+    public record Kept<T>(T item, AssignmentUpdate update) {
+    }
+
+    /**
+     * The one pass of the rule over a batch of items, in the order given: the kept item of each case, in the order
+     * its case first appeared.
+     *
+     * @param meetings told (kept, candidate) each time an item meets its case's kept item, before the rule decides:
+     *                 where a caller reports {@link #conflicting} pairs
+     * @param setAside told each item the rule dropped, for its history entry (decision 32)
+     */
+    public static <T> List<Kept<T>> perCase(List<T> items, Function<T, AssignmentUpdate> updateOf,
+                                            BiConsumer<AssignmentUpdate, AssignmentUpdate> meetings,
+                                            Consumer<Kept<T>> setAside) {
+        Map<UUID, Kept<T>> byCase = new LinkedHashMap<>();
+        for (T item : items) {
+            AssignmentUpdate update = updateOf.apply(item);
+            byCase.merge(update.caseId(), new Kept<>(item, update), (kept, candidate) -> {
+                meetings.accept(kept.update(), candidate.update());
+                AssignmentUpdate winner = keep(kept.update(), candidate.update());
+                if (winner == kept.update()) {
+                    setAside.accept(candidate);
+                    return kept;
+                }
+                setAside.accept(kept);
+                return new Kept<>(candidate.item(), winner);
+            });
+        }
+        return new ArrayList<>(byCase.values());
     }
 }

@@ -12,11 +12,11 @@ import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchReduction;
 
 /**
- * The pending item of each case, reduced by {@link BatchReduction}'s rule (the higher revision wins; at an
- * equal revision the first event stays): an open-addressing table (linear probing) that keeps each slot's
- * case id and revision next to each other in one {@code long[]}, so deciding an event costs one memory
- * access where a {@code HashMap<UUID, AssignmentUpdate>} costs four; no library map takes a 128-bit key
- * inline. What it measured: BENCHMARKS.md, Projector. One per task, used by its stream thread only.
+ * The pending item of each case, reduced by {@link BatchReduction#keep} (the one statement of the rule: the higher
+ * revision wins; at an equal revision the first event stays): an open-addressing table (linear probing) that keeps
+ * each slot's case id next to the others in one {@code long[]}, so finding an event's case costs one memory
+ * access where a {@code HashMap<UUID, AssignmentUpdate>} costs four; no library map takes a 128-bit key inline.
+ * Only an event whose case is already held reads the kept item, for the rule to compare the two. What it measured: BENCHMARKS.md, Projector. One per task, used by its stream thread only.
  *
  * @param <T> what is kept per case: an update, or an update with the record it came in
  */
@@ -63,8 +63,7 @@ final class NewestPerCase<T> {
         int mask = items.length - 1;
         for (int slot = index(high, low); ; slot = (slot + 1) & mask) {
             int at = slot * STRIDE;
-            long storedRevision = slots[at + 2] - 1;
-            if (storedRevision == -1) {
+            if (slots[at + 2] == 0) {
                 put(slot, high, low, update.revision(), item);
                 if (++size * 2 > items.length) {
                     grow();
@@ -73,12 +72,13 @@ final class NewestPerCase<T> {
             }
             if (slots[at] == high && slots[at + 1] == low) {
                 T kept = item(slot);
-                if (BatchReduction.candidateWins(update.guard(), storedRevision, update.revision())) {
-                    AssignmentUpdate replacing = BatchReduction.replacing(updateOf.apply(kept), update);
-                    put(slot, high, low, update.revision(), replacing == update ? item : withUpdate.apply(item, replacing));
+                AssignmentUpdate keptUpdate = updateOf.apply(kept);
+                AssignmentUpdate winner = BatchReduction.keep(keptUpdate, update);
+                if (winner != keptUpdate) {
+                    put(slot, high, low, update.revision(), winner == update ? item : withUpdate.apply(item, winner));
                     return kept;
                 }
-                if (storedRevision == update.revision() && BatchReduction.conflicting(updateOf.apply(kept), update)) {
+                if (BatchReduction.conflicting(keptUpdate, update)) {
                     conflicts.accept(kept, item);
                 }
                 return item;
