@@ -9,7 +9,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
-import org.caseassignments.projector.batch.BeforeCommitHook;
+import org.caseassignments.projector.stream.BeforeCommitHook;
 import org.junit.jupiter.api.Test;
 
 /** Fitness rules of the projector and the modules it runs (ingest, store, schemas). */

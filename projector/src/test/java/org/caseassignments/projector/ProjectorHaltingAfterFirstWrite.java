@@ -1,6 +1,6 @@
 package org.caseassignments.projector;
 
-import org.caseassignments.projector.batch.PendingAssignments;
+import org.caseassignments.projector.stream.PendingAssignments;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 

@@ -8,7 +8,6 @@ import java.util.Set;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
-import org.caseassignments.projector.batch.WriteScheduler;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
 /**
@@ -17,7 +16,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
  * offset not yet handed to Kafka Streams). Asked only by a task that has been idle for a check interval,
  * so reading the instance's metrics costs nothing while a backlog is being read.
  */
-final class ConsumerLag implements WriteScheduler.Backlog {
+final class ConsumerLag implements PendingAssignments.Backlog {
 
     private static final String GROUP = "consumer-fetch-manager-metrics";
     private static final String RECORDS_LAG = "records-lag";

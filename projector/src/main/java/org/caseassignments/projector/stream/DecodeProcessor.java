@@ -13,18 +13,14 @@ import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
-import org.caseassignments.projector.batch.BeforeCommitHook;
-import org.caseassignments.projector.batch.PendingAssignments;
-import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.WriteScheduler;
 import org.caseassignments.store.BatchIsolation;
 
 /**
  * Decodes and validates one input record, key included. An accepted event goes to the task's
- * {@link WriteScheduler} straight away, and on (keyed by its case id) only when the projection is
+ * {@link PendingAssignments} straight away, and on (keyed by its case id) only when the projection is
  * published; a rejected record goes on with its original key and value and the {@code dlq.*} headers saying
  * why and where from, cut to the topics' size limit if it no longer fits, and is counted ({@link DeadLetterLog}
- * logs it once it is written). Handing accepted events to the writer here rather than through further
+ * logs it once it is written). Handing accepted events to the pending batch here rather than through further
  * topology nodes saves a forward, a record and a key string per event.
  */
 final class DecodeProcessor implements Processor<byte[], byte[], String, Forwarded> {
@@ -32,19 +28,18 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry retry;
-    private final WriteScheduler writer;
     private final boolean forwardUpdates;
     private final int maxMessageBytes;
     private ProcessorContext<String, Forwarded> context;
+    private PendingAssignments pending;
     /** Forwards the dead letters of events PostgreSQL refused from the pending batch's write before a commit. */
     private BeforeCommitHook.Forwarder<String, Forwarded> refusedForwarder;
 
-    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, WriteScheduler writer,
-                    boolean forwardUpdates, int maxMessageBytes) {
+    DecodeProcessor(CaseEventReader reader, IngestMetrics metrics, RegistryRetry retry, boolean forwardUpdates,
+                    int maxMessageBytes) {
         this.reader = reader;
         this.metrics = metrics;
         this.retry = retry;
-        this.writer = writer;
         this.forwardUpdates = forwardUpdates;
         this.maxMessageBytes = maxMessageBytes;
     }
@@ -52,10 +47,9 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
     @Override
     public void init(ProcessorContext<String, Forwarded> context) {
         this.context = context;
-        writer.init(context);
         this.refusedForwarder = BeforeCommitHook.Forwarder.of(context);
-        PendingAssignments pending = context.getStateStore(PendingAssignments.NAME);
-        pending.routeRefusedTo(this::deadLetterRefused);
+        this.pending = context.getStateStore(PendingAssignments.NAME);
+        pending.attach(context, this::deadLetterRefused);
     }
 
     @Override
@@ -71,7 +65,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
         Ingested ingested = retry.call(() -> reader.read(record.key(), record.value(), record.headers()));
         if (ingested instanceof Ingested.Accepted accepted) {
             logContext.caseId(accepted.update().caseId());
-            writer.add(new PendingEvent(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
+            pending.add(new PendingAssignments.Event(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
                     record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
             if (forwardUpdates) {
                 context.forward(record.withKey(accepted.update().caseId().toString())
@@ -93,11 +87,11 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
      * commits: each goes on as the record it came in, from where it came, so it is sent in the same Kafka
      * transaction as the input offsets that move past it.
      */
-    private void deadLetterRefused(List<BatchIsolation.Refused<PendingEvent>> refused) {
+    private void deadLetterRefused(List<BatchIsolation.Refused<PendingAssignments.Event>> refused) {
         refusedForwarder.requireTask(refused.size() + " dead letters of events PostgreSQL refused (the batch's offsets "
                 + "stay uncommitted)");
-        for (BatchIsolation.Refused<PendingEvent> r : refused) {
-            PendingEvent event = r.item();
+        for (BatchIsolation.Refused<PendingAssignments.Event> r : refused) {
+            PendingAssignments.Event event = r.item();
             Rejection rejection = BatchWriter.rejection(event.update(), r.rejection());
             DeadLetters.Letter letter = BatchWriter.refusedLetter(event.key(), event.value(), event.headers(),
                     event.update(), r.rejection(), event.topic(), event.partition(), event.offset(), maxMessageBytes);

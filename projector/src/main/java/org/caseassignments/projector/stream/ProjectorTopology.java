@@ -17,9 +17,6 @@ import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.RegistryRetry;
-import org.caseassignments.projector.batch.PendingAssignments;
-import org.caseassignments.projector.batch.WriteScheduler;
-import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.schemas.topics.Topic;
 
@@ -41,19 +38,19 @@ final class ProjectorTopology {
     private final RegistryRetry registryRetry;
     private final PendingAssignments.Flusher flusher;
     private final UncommittedWork work;
-    private final WriteScheduler.Pacing pacing;
-    private final WriteScheduler.Backlog backlog;
+    private final PendingAssignments.Pacing pacing;
+    private final PendingAssignments.Backlog backlog;
     private final boolean publishAssignments;
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, WriteScheduler.Pacing pacing,
-                      WriteScheduler.Backlog backlog, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, PendingAssignments.Pacing pacing,
+                      PendingAssignments.Backlog backlog, boolean publishAssignments) {
         this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, work, pacing, backlog, publishAssignments);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, WriteScheduler.Pacing pacing,
-                      WriteScheduler.Backlog backlog, boolean publishAssignments) {
+                      PendingAssignments.Flusher flusher, UncommittedWork work, PendingAssignments.Pacing pacing,
+                      PendingAssignments.Backlog backlog, boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
@@ -74,11 +71,10 @@ final class ProjectorTopology {
         //    for the step it stands for: written to PostgreSQL before each commit. Only dead letters (also
         //    those of events PostgreSQL refused, forwarded when the batch is written) and, when published,
         //    updates re-keyed by their case id (which the producer's key already is) go further down.
-        builder.addStateStore(PendingAssignments.builder(flusher, work,
+        builder.addStateStore(PendingAssignments.builder(flusher, work, pacing, backlog,
                 dropped -> BatchWriter.conflict(metrics, dropped, "batch")));
         KStream<String, Forwarded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
-                new WriteScheduler(pacing, backlog), publishAssignments, topics.maxMessageBytes()), Named.as("decode"),
-                PendingAssignments.NAME);
+                publishAssignments, topics.maxMessageBytes()), Named.as("decode"), PendingAssignments.NAME);
 
         // 3. Each decoded record takes the named branch of its kind.
         Map<String, KStream<String, Forwarded>> routes = decoded.split(Named.as("route-"))

@@ -12,9 +12,6 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
-import org.caseassignments.projector.batch.PendingAssignments;
-import org.caseassignments.projector.batch.WriteScheduler;
-import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +73,7 @@ class StreamsConfiguration {
                                         ProjectorProperties properties, StreamsBuilderFactoryBean factoryBean) {
         ProjectorProperties.Sink sink = properties.sink();
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
-                new WriteScheduler.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
+                new PendingAssignments.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes()),
                 new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
         topology.addTo(builder);

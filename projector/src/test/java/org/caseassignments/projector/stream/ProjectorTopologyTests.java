@@ -44,9 +44,6 @@ import org.caseassignments.schemas.serde.CaseEventDeserializer;
 import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
-import org.caseassignments.projector.batch.PendingEvent;
-import org.caseassignments.projector.batch.WriteScheduler;
-import org.caseassignments.projector.batch.UncommittedWork;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
 import org.caseassignments.store.SeenRevision;
@@ -77,8 +74,8 @@ class ProjectorTopologyTests {
     @TempDir
     Path stateDir;
 
-    private static final WriteScheduler.Pacing PACING =
-            new WriteScheduler.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
+    private static final PendingAssignments.Pacing PACING =
+            new PendingAssignments.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
                     Duration.ofSeconds(1), Long.MAX_VALUE);
 
     /** What the PostgreSQL stage was given, one list per flush. */
@@ -87,8 +84,8 @@ class ProjectorTopologyTests {
     private final java.util.Set<UUID> refusedCases = new java.util.HashSet<>();
     private final UncommittedWork work = new UncommittedWork(java.time.Clock.systemUTC(), registry, Duration.ofMinutes(2));
 
-    private List<BatchIsolation.Refused<PendingEvent>> flush(List<PendingEvent> pending, List<SeenRevision> setAside, int events) {
-        flushed.add(pending.stream().map(PendingEvent::update).toList());
+    private List<BatchIsolation.Refused<PendingAssignments.Event>> flush(List<PendingAssignments.Event> pending, List<SeenRevision> setAside, int events) {
+        flushed.add(pending.stream().map(PendingAssignments.Event::update).toList());
         return pending.stream().filter(event -> refusedCases.contains(event.update().caseId()))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
                         DatabaseRejection.INTEGRITY_VIOLATION, "23514", "violates check constraint \"test_reject\"")))
@@ -109,7 +106,7 @@ class ProjectorTopologyTests {
                 BundledSchemas.withWriterSchemas(List.of(WITHOUT_REVISION))));
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, reader, new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-tests");
@@ -278,7 +275,7 @@ class ProjectorTopologyTests {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
                 new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)),
-                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
@@ -335,7 +332,7 @@ class ProjectorTopologyTests {
     void shouldNeedNoRepartitionTopicSoEachCaseStaysOnItsInputPartition() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
                 .addTo(builder);
 
         var description = builder.build().describe();
@@ -348,7 +345,7 @@ class ProjectorTopologyTests {
     void shouldShowTheDatabaseWriteAndTheRoutesInItsDescription() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, WriteScheduler.Backlog.UNKNOWN, true)
+                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
                 .addTo(builder);
 
         String description = builder.build().describe().toString();

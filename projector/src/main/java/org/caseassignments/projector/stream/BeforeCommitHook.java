@@ -1,4 +1,4 @@
-package org.caseassignments.projector.batch;
+package org.caseassignments.projector.stream;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.StateStore;

@@ -1,4 +1,4 @@
-package org.caseassignments.projector.batch;
+package org.caseassignments.projector.stream;
 
 import java.time.Clock;
 import java.time.Duration;

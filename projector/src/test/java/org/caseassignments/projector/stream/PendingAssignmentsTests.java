@@ -1,4 +1,4 @@
-package org.caseassignments.projector.batch;
+package org.caseassignments.projector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * When a task writes its pending cases into PostgreSQL, when it asks to commit (which writes what is still
  * pending first), and what the write gets.
  */
-class WriteSchedulerTests {
+class PendingAssignmentsTests {
 
     /** Ahead of the real clock, so no batch written earlier on this thread counts as recent. */
     private static final long NOW = System.currentTimeMillis() + 3_600_000L;
@@ -34,8 +34,9 @@ class WriteSchedulerTests {
     private final UncommittedWork work = new UncommittedWork(clock, new SimpleMeterRegistry(), Duration.ofMinutes(2));
     private boolean fetched;
     private MockProcessorContext<Void, Void> context;
+    private PendingAssignments.Pacing pacing;
     private PendingAssignments pending;
-    private WriteScheduler writer;
+    private final List<PendingAssignments.Event> deadLettered = new ArrayList<>();
 
     @BeforeEach
     void init() {
@@ -44,19 +45,15 @@ class WriteSchedulerTests {
 
     private void init(Duration quietAfter) {
         context = new MockProcessorContext<>();
+        pacing = new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
+                Long.MAX_VALUE);
         pending = store((updates, setAside, events) -> {
-            flushed.add(updates.stream().map(PendingEvent::update).toList());
+            flushed.add(updates.stream().map(PendingAssignments.Event::update).toList());
             flushedEvents.add(events);
             return List.of();
         });
         context.addStateStore(pending);
-        writer = new WriteScheduler(new WriteScheduler.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
-                        Long.MAX_VALUE),
-                partition -> {
-                    askedPartitions.add(partition);
-                    return fetched;
-                });
-        writer.init(context);
+        pending.attach(context, refused -> deadLettered.addAll(refused.stream().map(r -> r.item()).toList()));
     }
 
     private void process(UUID caseId, long revision, long timestamp) {
@@ -66,13 +63,23 @@ class WriteSchedulerTests {
     /** At wall-clock time {@code at}, an event written at {@code timestamp}. */
     private void process(UUID caseId, long revision, long timestamp, long at) {
         context.setCurrentSystemTimeMs(at);
-        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision), timestamp));
+        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision), timestamp));
     }
 
     private PendingAssignments store(PendingAssignments.Flusher flusher) {
-        PendingAssignments store = PendingAssignments.builder(flusher, work, dropped -> conflicts.add(dropped)).build();
+        PendingAssignments store = PendingAssignments.builder(flusher, work, pacing, partition -> {
+            askedPartitions.add(partition);
+            return fetched;
+        }, dropped -> conflicts.add(dropped)).build();
         store.init(context.getStateStoreContext(), store);
         return store;
+    }
+
+    /** The context of another task of the thread, at wall-clock time {@code now}. */
+    private static MockProcessorContext<Void, Void> contextAt(long now) {
+        MockProcessorContext<Void, Void> other = new MockProcessorContext<>();
+        other.setCurrentSystemTimeMs(now);
+        return other;
     }
 
     private void check(long now) {
@@ -141,15 +148,15 @@ class WriteSchedulerTests {
     @Test
     void shouldHandWhatPostgresqlRefusesInALiveWriteToTheDeadLetterRoute() {
         UUID poisoned = UUID.randomUUID();
-        List<PendingEvent> deadLettered = new ArrayList<>();
         PendingAssignments refusing = store((updates, setAside, events) -> updates.stream()
                 .filter(event -> event.update().caseId().equals(poisoned))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
                         DatabaseRejection.INTEGRITY_VIOLATION, "23514", "refused")))
                 .toList());
-        refusing.routeRefusedTo(refused -> refused.forEach(r -> deadLettered.add(r.item())));
-        refusing.add(PendingEvent.of(AssignmentUpdate.changed(poisoned, "w", "s", 1), NOW));
-        refusing.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));
+        refusing.attach(context, refused -> refused.forEach(r -> deadLettered.add(r.item())));
+        context.setCurrentSystemTimeMs(NOW);
+        refusing.add(PendingAssignments.Event.of(AssignmentUpdate.changed(poisoned, "w", "s", 1), NOW));
+        refusing.add(PendingAssignments.Event.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));
 
         refusing.writeNow(NOW);
 
@@ -205,7 +212,8 @@ class WriteSchedulerTests {
         long realNow = System.currentTimeMillis();
         PendingAssignments other = store((updates, setAside, events) -> List.of());
         process(UUID.randomUUID(), 1, realNow - 60_000, realNow - 1_000);
-        other.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), realNow));
+        other.attach(contextAt(realNow), refused -> { });
+        other.add(PendingAssignments.Event.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), realNow));
         other.flushCache(); // another task on this thread writes a batch, ending about now
 
         check(System.currentTimeMillis() + 50);
@@ -260,7 +268,8 @@ class WriteSchedulerTests {
         PendingAssignments failing = store((updates, setAside, events) -> {
             throw new IllegalStateException("database away");
         });
-        failing.add(PendingEvent.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));
+        failing.attach(contextAt(NOW), refused -> { });
+        failing.add(PendingAssignments.Event.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), NOW));
 
         org.assertj.core.api.Assertions.assertThatThrownBy(failing::flushCache).hasMessage("database away");
         assertThat(failing.cases()).isEqualTo(1);
@@ -270,9 +279,9 @@ class WriteSchedulerTests {
     void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondOnce() {
         UUID caseId = UUID.randomUUID();
         context.setCurrentSystemTimeMs(NOW);
-        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
-        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "second", "s", 4), NOW));
-        writer.add(PendingEvent.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
+        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
+        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "second", "s", 4), NOW));
+        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
 
         pending.flushCache();
 

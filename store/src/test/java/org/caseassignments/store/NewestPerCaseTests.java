@@ -1,4 +1,4 @@
-package org.caseassignments.projector.batch;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,8 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchReduction.NewestPerCase;
 import org.junit.jupiter.api.Test;
 
 /** The pending table keeps exactly what the one reduction rule keeps, however many cases and collisions. */

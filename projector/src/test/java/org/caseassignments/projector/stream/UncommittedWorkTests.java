@@ -1,4 +1,4 @@
-package org.caseassignments.projector.batch;
+package org.caseassignments.projector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.caseassignments.projector.batch;
+package org.caseassignments.projector.stream;
 
 import java.time.Clock;
 
@@ -56,8 +56,7 @@ public class SinkConfiguration {
 
     @Bean
     PendingAssignments.Flusher projectionFlusher(BatchWriter writer) {
-        return (pending, setAside, events) -> writer.write(pending, PendingEvent::update, PendingEvent::occurredAt, events,
-                setAside).refused();
+        return PendingAssignments.Flusher.through(writer);
     }
 
     /**

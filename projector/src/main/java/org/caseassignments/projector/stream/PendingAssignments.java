@@ -1,0 +1,390 @@
+package org.caseassignments.projector.stream;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.SeenRevision;
+
+/**
+ * A task's accepted events not yet in PostgreSQL: what is pending, when it is written, and the write. Its decoding
+ * processor hands it each accepted event ({@link #add}); it keeps the newest per case by {@link BatchReduction}'s rule
+ * (the higher revision; at an equal one the first event stays), each with the record it came in, and writes them in
+ * one transaction through {@link Flusher#through the batch writer}. Held in memory only: after a crash the
+ * uncommitted input is read again, and the guard makes applying it a second time harmless.
+ *
+ * <p><b>When the row is written.</b> Always before the offsets move past it (decision 7): it is a
+ * {@link BeforeCommitHook}, so Kafka Streams runs {@link #beforeCommit()} before the task commits its input offsets,
+ * and the commit waits until the batch's transaction committed. Between commits, {@link #check} (every
+ * {@code checkEvery}) decides, sizing batches to the lag:
+ * <ul>
+ *   <li>while the events are live (the newest is at most {@code freshWithin} old), it writes the pending batch at
+ *       each check without a commit ({@link #writeNow}): a live event reaches PostgreSQL within about that long. The
+ *       offsets follow once the first batch written since the last commit is {@code liveCommitEvery} old: then it
+ *       asks for a commit, so a live task pays one exactly-once commit per {@code liveCommitEvery} instead of one per
+ *       check (decision 21);</li>
+ *   <li>once the task has read its input to the end — its consumer has fetched everything its partitions hold
+ *       ({@link Backlog}) and no event came for a whole check interval while the thread was free to process, that
+ *       is not writing a batch — it asks for a commit: the end of a backlog of old events is written at once;</li>
+ *   <li>if the consumer's position is not known, a task that received no event for {@code quietAfter} (while free
+ *       to process) asks for a commit too;</li>
+ *   <li>while the projector is behind, old events keep coming and it keeps gathering them, so a case that changed
+ *       many times is written once; Kafka Streams commits at its commit interval anyway, and {@link #add} asks for a
+ *       commit as soon as {@code maxPendingCases} cases are pending, or their records hold {@code maxPendingBytes}
+ *       ({@link Event#retainedBytes()}): memory is bounded by bytes as well as by cases.</li>
+ * </ul>
+ *
+ * <p>Events PostgreSQL refuses go back to the decoding processor ({@link #attach}), which dead-letters them: sent by
+ * the task's producer in the Kafka transaction of the offsets that move past them (decision 13).
+ */
+public final class PendingAssignments extends BeforeCommitHook {
+
+    /** Says in the topology's description what the store stands for: the step that writes PostgreSQL. */
+    public static final String NAME = "pending-assignments-written-to-postgresql-before-each-commit";
+
+    /** When to write and when to ask for a commit; see the class comment. */
+    public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
+                         Duration liveCommitEvery, long maxPendingBytes) {
+    }
+
+    /** Whether a task's consumer has fetched everything its input partitions hold. */
+    @FunctionalInterface
+    public interface Backlog {
+
+        /** Nothing is known: only the quiet rule ends a backlog. */
+        Backlog UNKNOWN = partition -> false;
+
+        /**
+         * True only when the consumer's lag is known to be 0 on every input partition numbered {@code partition} (a
+         * task reads the partitions of one number): what is left is in the task's own buffer.
+         */
+        boolean fetched(int partition);
+    }
+
+    /**
+     * An accepted event waiting in its task's batch, with the record it came in: if PostgreSQL refuses it, that
+     * record is dead-lettered as it arrived (key, value, headers, where from). Only the event kept for its case is
+     * held, so a batch holds one record per case.
+     *
+     * @param occurredAt when the event happened upstream, for the end-to-end lag (null when unknown)
+     */
+    public record Event(AssignmentUpdate update, Instant occurredAt, long timestamp, byte[] key, byte[] value,
+                        Headers headers, String topic, int partition, long offset) {
+
+        /** Bytes of an accepted event besides its record's: the update, its strings, the record's objects. */
+        private static final int OVERHEAD_BYTES = 256;
+
+        /**
+         * About how much heap holding this event keeps: its record's key, value and headers (up to the input
+         * topics' record size each), and the event itself. What a task's byte budget counts.
+         */
+        long retainedBytes() {
+            long bytes = OVERHEAD_BYTES + (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+            if (headers != null) {
+                for (Header header : headers) {
+                    bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
+                }
+            }
+            return bytes;
+        }
+
+        /** The same event and record, written as {@code update} (the same case, with the jurisdiction it keeps). */
+        Event withUpdate(AssignmentUpdate update) {
+            return new Event(update, occurredAt, timestamp, key, value, headers, topic, partition, offset);
+        }
+
+        /** An event without its record (tests, and callers that never dead-letter). */
+        public static Event of(AssignmentUpdate update, long timestamp) {
+            return new Event(update, null, timestamp, null, null, null, null, -1, -1);
+        }
+    }
+
+    /**
+     * Writes one reduced batch, retrying transient failures until it committed; {@code events} counts the events it
+     * stands for. Returns the events PostgreSQL refused (the rest is written).
+     */
+    @FunctionalInterface
+    public interface Flusher {
+
+        /** @param setAside the revisions of pending cases that newer ones replaced, for the cases' history */
+        List<BatchIsolation.Refused<Event>> apply(List<Event> pending, List<SeenRevision> setAside, int events);
+
+        /** The one in use: the batch writer, which goes on to the store's guarded {@code AssignmentWriter}. */
+        static Flusher through(BatchWriter writer) {
+            return (pending, setAside, events) -> writer.write(pending, Event::update, Event::occurredAt, events,
+                    setAside).refused();
+        }
+    }
+
+    /** Told about each event dropped in a batch because its case already has its revision with another assignment. */
+    @FunctionalInterface
+    public interface BatchConflicts {
+        void dropped(AssignmentUpdate update);
+    }
+
+    /** When this stream thread last finished writing a batch (any of its tasks'), in epoch milliseconds. */
+    private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
+
+    private final Flusher flusher;
+    private final UncommittedWork work;
+    private final Pacing pacing;
+    private final Backlog backlog;
+    private final BatchReduction.NewestPerCase<Event> byCase;
+    /** Only the update and its time of what {@link #byCase} sets aside: the record itself is never needed again. */
+    private final List<SeenRevision> setAside = new ArrayList<>();
+    private ProcessorContext<?, ?> context;
+    private Consumer<List<BatchIsolation.Refused<Event>>> refusedRoute;
+    private UncommittedWork.Task task;
+    private int events;
+    private long bytes;
+    private long uncommittedWriteAt;
+    private long lastEventAt;
+    private long newestTimestamp = Long.MIN_VALUE;
+    private boolean open;
+
+    PendingAssignments(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog, BatchConflicts conflicts) {
+        this.flusher = flusher;
+        this.work = work;
+        this.pacing = pacing;
+        this.backlog = backlog;
+        this.byCase = new BatchReduction.NewestPerCase<>(Event::update, Event::withUpdate,
+                (kept, dropped) -> conflicts.dropped(dropped.update()));
+    }
+
+    /**
+     * The store for a topology; each task gets its own instance.
+     *
+     * @param conflicts told about each event dropped because its case's kept event has its revision with another
+     *                  assignment
+     */
+    public static StoreBuilder<PendingAssignments> builder(Flusher flusher, UncommittedWork work, Pacing pacing,
+                                                           Backlog backlog, BatchConflicts conflicts) {
+        return new Builder(flusher, work, pacing, backlog, conflicts);
+    }
+
+    /**
+     * Called from the init of the processor that feeds it (connected to {@link #NAME}): the checks are scheduled on
+     * that processor's context, and the events PostgreSQL refuses go to {@code refusedRoute}, which dead-letters them.
+     */
+    public void attach(ProcessorContext<?, ?> context, Consumer<List<BatchIsolation.Refused<Event>>> refusedRoute) {
+        this.context = context;
+        this.refusedRoute = refusedRoute;
+        context.schedule(pacing.checkEvery(), PunctuationType.WALL_CLOCK_TIME, this::check);
+    }
+
+    /** An accepted event, with the record it came in; asks for a commit once the batch is as large as allowed. */
+    public void add(Event event) {
+        Event dropped = byCase.add(event);
+        bytes += event.retainedBytes() - (dropped == null ? 0 : dropped.retainedBytes());
+        if (dropped != null) {
+            // its revision is still history (at the kept one's revision the kept, earlier one stays there too)
+            setAside.add(new SeenRevision(dropped.update(), dropped.occurredAt()));
+        }
+        events++;
+        task.taken(byCase.size());
+        lastEventAt = context.currentSystemTimeMs();
+        newestTimestamp = Math.max(newestTimestamp, event.timestamp());
+        if (byCase.size() >= pacing.maxPendingCases() || bytes >= pacing.maxPendingBytes()) {
+            context.commit();
+        }
+    }
+
+    /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */
+    private void check(long now) {
+        task.confirmed(); // punctuated: whatever the task wrote before was committed
+        if (!byCase.isEmpty()) {
+            if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
+                writeNow(now);
+            } else {
+                long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
+                boolean quiet = idle >= pacing.quietAfter().toMillis();
+                // Kafka Streams processes buffered records between checks, so a task idle for a whole check
+                // interval whose consumer has fetched everything has read it all (were it not so, committing
+                // now would only make this batch smaller).
+                if (quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
+                    context.commit();
+                    return;
+                }
+            }
+        }
+        if (uncommittedWriteAt != 0 && now - uncommittedWriteAt >= pacing.liveCommitEvery().toMillis()) {
+            context.commit();
+        }
+    }
+
+    /** Distinct cases pending. */
+    int cases() {
+        return byCase.size();
+    }
+
+    boolean isEmpty() {
+        return byCase.isEmpty();
+    }
+
+    /**
+     * Writes everything pending in one transaction now, ahead of the commit that will move the offsets past it:
+     * the task's next commit (whose {@link #beforeCommit()} writes whatever came since).
+     *
+     * @param now the stream thread's wall-clock time, epoch milliseconds
+     */
+    void writeNow(long now) {
+        if (write()) {
+            task.written();
+            if (uncommittedWriteAt == 0) {
+                uncommittedWriteAt = now;
+            }
+        }
+    }
+
+    /** When the first batch written since the last prepared commit was written ({@link #writeNow}), or 0. */
+    long uncommittedWriteAt() {
+        return uncommittedWriteAt;
+    }
+
+    /** Writes everything pending in one transaction; called by Kafka Streams before it commits the offsets. */
+    @Override
+    protected void beforeCommit() {
+        write();
+        uncommittedWriteAt = 0;
+        task.flushed();
+    }
+
+    /** Writes the batch and dead-letters what PostgreSQL refused; false when nothing was pending. */
+    private boolean write() {
+        if (byCase.isEmpty()) {
+            return false;
+        }
+        List<BatchIsolation.Refused<Event>> refused = flusher.apply(byCase.values(), setAside, events);
+        if (!refused.isEmpty()) {
+            if (refusedRoute == null) {
+                throw new IllegalStateException(refused.size() + " events refused by PostgreSQL and no dead-letter route; "
+                        + "the batch's offsets stay uncommitted");
+            }
+            refusedRoute.accept(refused);
+        }
+        clear();
+        LAST_FLUSH_ENDED.get()[0] = System.currentTimeMillis();
+        return true;
+    }
+
+    private void clear() {
+        byCase.clear();
+        setAside.clear();
+        events = 0;
+        bytes = 0;
+    }
+
+    /** When the calling stream thread last finished writing a batch: it processed nothing while it wrote. */
+    static long lastFlushEndedOnThisThread() {
+        return LAST_FLUSH_ENDED.get()[0];
+    }
+
+    /** Kafka Streams discards a task's uncommitted work (its input is read again): so does this. */
+    @Override
+    protected void discardUncommitted() {
+        clear();
+        uncommittedWriteAt = 0;
+        task.discarded();
+    }
+
+    /**
+     * Called when the task checkpoints, after a commit, with nothing pending by then (writing early would be
+     * harmless anyway): the last write was committed.
+     */
+    @Override
+    public void flush() {
+        beforeCommit();
+        task.confirmed();
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        // Nothing to restore: what was pending at a crash is read again from the uncommitted input.
+        context.register(root, (key, value) -> { });
+        task = work.open(context.taskId().toString());
+        open = true;
+    }
+
+    @Override
+    public void close() {
+        clear();
+        uncommittedWriteAt = 0;
+        if (task != null) {
+            work.close(task);
+        }
+        open = false;
+    }
+
+    @Override
+    public boolean persistent() {
+        return false;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    private record Builder(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog,
+                           BatchConflicts conflicts) implements StoreBuilder<PendingAssignments> {
+
+        @Override
+        public StoreBuilder<PendingAssignments> withCachingEnabled() {
+            throw new UnsupportedOperationException(NAME + " is its own buffer");
+        }
+
+        @Override
+        public StoreBuilder<PendingAssignments> withCachingDisabled() {
+            return this;
+        }
+
+        @Override
+        public StoreBuilder<PendingAssignments> withLoggingEnabled(Map<String, String> config) {
+            throw new UnsupportedOperationException(NAME + " has no changelog: PostgreSQL is its durable copy");
+        }
+
+        @Override
+        public StoreBuilder<PendingAssignments> withLoggingDisabled() {
+            return this;
+        }
+
+        @Override
+        public PendingAssignments build() {
+            return new PendingAssignments(flusher, work, pacing, backlog, conflicts);
+        }
+
+        @Override
+        public Map<String, String> logConfig() {
+            return Map.of();
+        }
+
+        @Override
+        public boolean loggingEnabled() {
+            return false;
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+    }
+}
