@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -515,6 +516,8 @@ class RebuildCommandIntegrationTests {
     /** A swap's lock request more than a second younger than the newest shadow row: an attempt after one gave way. */
     private void awaitALockAttemptStartedLongAfterTheShadowWasWritten() {
         Awaitility.await("a lock attempt starting more than a second after the shadow was written")
+                // the shadow table does not exist until the rebuild, started on another thread, has created it
+                .ignoreExceptionsInstanceOf(BadSqlGrammarException.class)
                 .atMost(Duration.ofSeconds(60)).until(() -> jdbc.queryForObject("""
                         SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_stat_activity a ON a.pid = l.pid
                          WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND NOT l.granted
