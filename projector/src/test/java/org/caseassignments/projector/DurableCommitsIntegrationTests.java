@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * The projector commits durably whatever the server's default: it commits Kafka offsets for rows PostgreSQL has

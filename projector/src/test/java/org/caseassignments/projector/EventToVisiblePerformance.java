@@ -24,6 +24,8 @@ import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * Opt-in benchmark (never run by the build; see BENCHMARKS.md): how long after its {@code occurred_at}

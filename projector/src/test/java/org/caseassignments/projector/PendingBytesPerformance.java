@@ -23,6 +23,11 @@ import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.CaseHistory;
+import org.caseassignments.projector.testsupport.ProjectionRows;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorProcess;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * Opt-in benchmark (not a test): whether a projector whose heap is small drains a backlog of records that carry

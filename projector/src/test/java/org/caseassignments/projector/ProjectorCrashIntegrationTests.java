@@ -25,6 +25,13 @@ import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.CaseHistory;
+import org.caseassignments.projector.testsupport.KafkaOffsets;
+import org.caseassignments.projector.testsupport.ProjectionRows;
+import org.caseassignments.projector.testsupport.ProjectorHaltingAfterFirstWrite;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorProcess;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * A projector killed abruptly (SIGKILL, in a JVM of its own) never has committed an offset past a

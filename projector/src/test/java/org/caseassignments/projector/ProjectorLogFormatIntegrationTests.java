@@ -16,6 +16,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorProcess;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * The projector's JSON log lines as deployed (its own configuration, in a JVM of its own): a line about a record

@@ -31,6 +31,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
+import org.caseassignments.projector.testsupport.KafkaOffsets;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * What an operator is given holds for the projector as it runs: after a short realistic stream (creates,

@@ -20,6 +20,8 @@ import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * Readiness tells the truth about progress: a record that never becomes an event (here the schema registry answers

@@ -26,6 +26,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.DeadLetterReader;
+import org.caseassignments.projector.testsupport.KafkaOffsets;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * Records whose registry schema the decoder cannot use — a JSON or Protobuf schema, Avro with references, text

@@ -11,6 +11,11 @@ import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.CaseHistory;
+import org.caseassignments.projector.testsupport.KafkaOffsets;
+import org.caseassignments.projector.testsupport.ProjectionRows;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /** Consuming every event again from the beginning writes no row: the database guard makes redelivery idempotent. */
 class ProjectorReplayIntegrationTests {

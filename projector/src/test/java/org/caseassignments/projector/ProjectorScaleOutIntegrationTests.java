@@ -10,6 +10,10 @@ import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.CaseHistory;
+import org.caseassignments.projector.testsupport.ProjectionRows;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /** Two instances with one application id split the partitions; instances joining and leaving lose nothing. */
 class ProjectorScaleOutIntegrationTests {

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.ProjectorInstance;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * The upstream's W3C trace context on an event reaches what the event set: the trace id of a valid

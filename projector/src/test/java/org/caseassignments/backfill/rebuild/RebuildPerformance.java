@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.caseassignments.backfill.BackfillApplication;
 import org.caseassignments.projector.ProjectorPerformance;
-import org.caseassignments.projector.ProjectorTopics;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.springframework.boot.SpringApplication;
@@ -21,6 +20,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * Opt-in benchmark (not a test): {@code backfill rebuild} of the projector benchmark's workload (by default

@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
 import java.util.Map;
 import java.util.Set;
@@ -15,13 +15,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.testkit.TestKafka;
 
 /** Committed offsets of consumer groups and end offsets of topics, read through the admin client. */
-final class KafkaOffsets {
+public final class KafkaOffsets {
 
     private KafkaOffsets() {
     }
 
     /** The group's committed offset per partition of {@code topic} (partitions without a commit are absent). */
-    static Map<Integer, Long> committed(String groupId, String topic) {
+    public static Map<Integer, Long> committed(String groupId, String topic) {
         try (Admin admin = admin()) {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(groupId)
                     .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
@@ -34,7 +34,7 @@ final class KafkaOffsets {
     }
 
     /** The end offset (next offset to be written) per partition. */
-    static Map<Integer, Long> end(String topic, int partitions) {
+    public static Map<Integer, Long> end(String topic, int partitions) {
         try (Admin admin = admin()) {
             Map<TopicPartition, OffsetSpec> request = java.util.stream.IntStream.range(0, partitions).boxed()
                     .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
@@ -46,7 +46,7 @@ final class KafkaOffsets {
     }
 
     /** Whether the group has committed every partition of a plainly written topic up to its end. */
-    static boolean caughtUp(String groupId, String topic, int partitions) {
+    public static boolean caughtUp(String groupId, String topic, int partitions) {
         Map<Integer, Long> end = end(topic, partitions);
         Map<Integer, Long> committed = committed(groupId, topic);
         Set<Integer> written = end.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)

@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
 import org.caseassignments.testkit.TestKafka;
 

@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,15 +19,15 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * placeholder before any event. Its oracle is computed from the events alone: per case, the event
  * with the highest revision (the creation's pair when no change exists).
  */
-final class CaseHistory {
+public final class CaseHistory {
 
     final long seed;
     /** Events in delivery order. */
-    final List<SpecificRecord> deliveries;
+    public final List<SpecificRecord> deliveries;
     /** The final assignment of each case. */
-    final Map<UUID, ProjectionRows.Assignment> oracle;
+    public final Map<UUID, ProjectionRows.Assignment> oracle;
     /** Every revision of each case the events hold: what the case's history must record, once each. */
-    final Map<UUID, Map<Long, ProjectionRows.Assignment>> revisions = new HashMap<>();
+    public final Map<UUID, Map<Long, ProjectionRows.Assignment>> revisions = new HashMap<>();
     private final Map<UUID, List<String>> entityRowsByCase;
     private final List<UUID> placeholders;
 
@@ -56,7 +56,7 @@ final class CaseHistory {
      * @param cases      number of cases
      * @param maxChanges each case gets 0..maxChanges assignment changes after its creation
      */
-    static CaseHistory generate(long seed, int cases, int maxChanges) {
+    public static CaseHistory generate(long seed, int cases, int maxChanges) {
         Random random = new Random(seed);
         List<List<SpecificRecord>> perCase = new ArrayList<>();
         Map<UUID, ProjectionRows.Assignment> oracle = new LinkedHashMap<>();
@@ -117,7 +117,7 @@ final class CaseHistory {
     }
 
     /** Inserts the placeholders and entity rows that exist before any event is delivered. */
-    void seedRows(JdbcTemplate jdbc) {
+    public void seedRows(JdbcTemplate jdbc) {
         placeholders.forEach(caseId -> Rows.assignment(caseId).placeholder().insert(jdbc));
         entityRowsByCase.forEach((caseId, rows) -> rows.forEach(row -> {
             Rows.EntityRow entity = row.startsWith("placement") ? Rows.placement(caseId) : Rows.kinshipOption(caseId);
@@ -130,12 +130,12 @@ final class CaseHistory {
         }));
     }
 
-    int entityRowCount() {
+    public int entityRowCount() {
         return entityRowsByCase.values().stream().mapToInt(List::size).sum();
     }
 
     /** A part of the deliveries, for tests that deliver in several steps. */
-    List<SpecificRecord> slice(int part, int parts) {
+    public List<SpecificRecord> slice(int part, int parts) {
         int from = deliveries.size() * part / parts;
         int to = deliveries.size() * (part + 1) / parts;
         return deliveries.subList(from, to);

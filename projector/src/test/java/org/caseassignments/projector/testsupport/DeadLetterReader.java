@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
 import static org.awaitility.Awaitility.await;
 
@@ -15,13 +15,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.testkit.TestKafka;
 
 /** Reads the committed records of a dead-letter topic from its beginning. */
-final class DeadLetterReader {
+public final class DeadLetterReader {
 
     private DeadLetterReader() {
     }
 
     /** Every committed record, once at least {@code expected} arrived and nothing more came for {@code settle}. */
-    static List<ConsumerRecord<byte[], byte[]>> read(String topic, int expected, Duration settle) {
+    public static List<ConsumerRecord<byte[], byte[]>> read(String topic, int expected, Duration settle) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",

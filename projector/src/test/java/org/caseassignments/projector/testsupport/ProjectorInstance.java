@@ -1,5 +1,6 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
+import org.caseassignments.projector.ProjectorApplication;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
  * The projector application, started in this JVM against a test database and a test class's own
  * topics, with its own application id and state directory. Closing it is a graceful shutdown.
  */
-final class ProjectorInstance implements AutoCloseable {
+public final class ProjectorInstance implements AutoCloseable {
 
     private final ConfigurableApplicationContext context;
 
@@ -34,7 +35,7 @@ final class ProjectorInstance implements AutoCloseable {
     }
 
     /** The properties that point a projector at this database, these topics and this application id. */
-    static Map<String, String> properties(TestDatabase db, ProjectorTopics topics, String applicationId) {
+    public static Map<String, String> properties(TestDatabase db, ProjectorTopics topics, String applicationId) {
         Map<String, String> properties = new LinkedHashMap<>(db.springProperties());
         properties.put("spring.kafka.bootstrap-servers", TestKafka.bootstrapServers());
         properties.put("projector.application-id", applicationId);
@@ -58,7 +59,7 @@ final class ProjectorInstance implements AutoCloseable {
      * {@code properties} pointing the projector at a test's schema registry, whose 404 for a schema id it takes as
      * final {@code notFoundWindow} after the first.
      */
-    static Map<String, String> withRegistry(Map<String, String> properties, RegistryStub registry,
+    public static Map<String, String> withRegistry(Map<String, String> properties, RegistryStub registry,
                                             Duration notFoundWindow) {
         properties.put("case-events.registry.url", registry.url().toString());
         properties.put("spring.kafka.properties." + SerdeSettings.REGISTRY_NOT_FOUND_WINDOW_MS,
@@ -66,11 +67,11 @@ final class ProjectorInstance implements AutoCloseable {
         return properties;
     }
 
-    static ProjectorInstance start(TestDatabase db, ProjectorTopics topics, String applicationId) {
+    public static ProjectorInstance start(TestDatabase db, ProjectorTopics topics, String applicationId) {
         return start(properties(db, topics, applicationId));
     }
 
-    static ProjectorInstance start(Map<String, String> properties) {
+    public static ProjectorInstance start(Map<String, String> properties) {
         // As command-line arguments: they override application.yml, as an operator's environment would.
         String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
@@ -80,28 +81,28 @@ final class ProjectorInstance implements AutoCloseable {
         return new ProjectorInstance(context);
     }
 
-    static String uniqueApplicationId() {
+    public static String uniqueApplicationId() {
         return "projector-test-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    <T> T bean(Class<T> type) {
+    public <T> T bean(Class<T> type) {
         return context.getBean(type);
     }
 
-    KafkaStreams streams() {
+    public KafkaStreams streams() {
         return context.getBean(StreamsBuilderFactoryBean.class).getKafkaStreams();
     }
 
-    Status health() {
+    public Status health() {
         return context.getBean(HealthEndpoint.class).health().getStatus();
     }
 
-    Status health(String component) {
+    public Status health(String component) {
         return context.getBean(HealthEndpoint.class).healthForPath(component).getStatus();
     }
 
     /** The details a health indicator gives, by its bean's name (e.g. {@code projectionProgressHealthIndicator}). */
-    Map<String, Object> healthDetails(String indicatorBean) {
+    public Map<String, Object> healthDetails(String indicatorBean) {
         return context.getBean(indicatorBean, HealthIndicator.class).health().getDetails();
     }
 

@@ -1,5 +1,6 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
+import org.caseassignments.projector.ProjectorApplication;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,25 +16,25 @@ import java.util.stream.Collectors;
  * shutdown hook, no graceful close, no final commit — a crash. Its output goes to a file under
  * {@code target/}.
  */
-final class ProjectorProcess implements AutoCloseable {
+public final class ProjectorProcess implements AutoCloseable {
 
     /** A small heap and the quick compiler: tests start many short-lived projectors. */
     private static final List<String> TEST_JVM = List.of("-Xmx384m", "-XX:TieredStopAtLevel=1");
 
     private final Process process;
-    final Path log;
+    public final Path log;
 
     private ProjectorProcess(Process process, Path log) {
         this.process = process;
         this.log = log;
     }
 
-    static ProjectorProcess start(Map<String, String> properties) {
+    public static ProjectorProcess start(Map<String, String> properties) {
         return start(ProjectorApplication.class, properties);
     }
 
     /** Runs {@code main}'s main method, which must start the projector application. */
-    static ProjectorProcess start(Class<?> main, Map<String, String> properties) {
+    public static ProjectorProcess start(Class<?> main, Map<String, String> properties) {
         return start(main, TEST_JVM, System.getProperty("java.class.path"), properties);
     }
 
@@ -41,7 +42,7 @@ final class ProjectorProcess implements AutoCloseable {
      * Runs {@code main}'s main method in a JVM started with {@code jvmOptions} (e.g. a heap limit and a GC log).
      * The probes and the actuator listen on any free port unless {@code properties} name their ports.
      */
-    static ProjectorProcess start(Class<?> main, List<String> jvmOptions, Map<String, String> properties) {
+    public static ProjectorProcess start(Class<?> main, List<String> jvmOptions, Map<String, String> properties) {
         return start(main, jvmOptions, System.getProperty("java.class.path"), properties);
     }
 
@@ -49,7 +50,7 @@ final class ProjectorProcess implements AutoCloseable {
      * The projector logging as it is deployed: without the tests' logging configuration (testkit's), and without a
      * {@code LOG_FORMAT} of the environment the tests run in.
      */
-    static ProjectorProcess startLoggingAsDeployed(Map<String, String> properties) {
+    public static ProjectorProcess startLoggingAsDeployed(Map<String, String> properties) {
         String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.contains("testkit") && !entry.endsWith("test-classes"))
                 .collect(Collectors.joining(File.pathSeparator));
@@ -80,7 +81,7 @@ final class ProjectorProcess implements AutoCloseable {
     }
 
     /** Kills the process with SIGKILL and waits until it is gone. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         try {
             process.waitFor();
@@ -91,7 +92,7 @@ final class ProjectorProcess implements AutoCloseable {
     }
 
     /** Waits for the process to end by itself; its exit status, or fails after {@code timeout}. */
-    int awaitExit(java.time.Duration timeout) {
+    public int awaitExit(java.time.Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("The projector process did not end within " + timeout + " (log: " + log + ")");
@@ -103,12 +104,12 @@ final class ProjectorProcess implements AutoCloseable {
         }
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** The operating system's id of the process, e.g. to read its {@code /proc} entries. */
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

@@ -1,4 +1,4 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,15 +12,15 @@ import org.awaitility.Awaitility;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Reads the projection and the entity rows back, and compares them with an oracle. */
-final class ProjectionRows {
+public final class ProjectionRows {
 
-    record Assignment(String worker, String supervisor, long revision) {
+    public record Assignment(String worker, String supervisor, long revision) {
     }
 
     private ProjectionRows() {
     }
 
-    static Map<UUID, Assignment> projection(JdbcTemplate jdbc) {
+    public static Map<UUID, Assignment> projection(JdbcTemplate jdbc) {
         Map<UUID, Assignment> rows = new HashMap<>();
         jdbc.query("SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision FROM case_assignments",
                 rs -> {
@@ -30,7 +30,7 @@ final class ProjectionRows {
     }
 
     /** Entity rows (placements and kinship options) whose triple differs from their case's oracle entry. */
-    static List<String> entityRowsOffOracle(JdbcTemplate jdbc, Map<UUID, Assignment> oracle) {
+    public static List<String> entityRowsOffOracle(JdbcTemplate jdbc, Map<UUID, Assignment> oracle) {
         List<String> off = new java.util.ArrayList<>();
         for (String table : List.of("placements", "kinship_options")) {
             jdbc.query("SELECT id, case_id, assigned_worker_sub, supervisor_sub, assignment_revision FROM " + table,
@@ -48,13 +48,13 @@ final class ProjectionRows {
     }
 
     /** Waits until every case of the oracle and every entity row of those cases match it. */
-    static void awaitOracle(JdbcTemplate jdbc, CaseHistory history, Duration timeout) {
+    public static void awaitOracle(JdbcTemplate jdbc, CaseHistory history, Duration timeout) {
         Awaitility.await("projection of seed " + history.seed + " reaching its oracle")
                 .atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                 .untilAsserted(() -> assertMatchesOracle(jdbc, history));
     }
 
-    static void assertMatchesOracle(JdbcTemplate jdbc, CaseHistory history) {
+    public static void assertMatchesOracle(JdbcTemplate jdbc, CaseHistory history) {
         Map<UUID, Assignment> projection = projection(jdbc);
         Map<UUID, Assignment> ofOracle = new HashMap<>();
         history.oracle.keySet().forEach(caseId -> ofOracle.put(caseId, projection.get(caseId)));
@@ -63,13 +63,13 @@ final class ProjectionRows {
     }
 
     /** Waits until the history of the history's cases is every (case, revision) its events hold, once, first payload. */
-    static void awaitHistory(JdbcTemplate jdbc, CaseHistory history, Duration timeout) {
+    public static void awaitHistory(JdbcTemplate jdbc, CaseHistory history, Duration timeout) {
         Awaitility.await("history of seed " + history.seed + " holding every revision")
                 .atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                 .untilAsserted(() -> assertHistoryMatches(jdbc, history));
     }
 
-    static void assertHistoryMatches(JdbcTemplate jdbc, CaseHistory history) {
+    public static void assertHistoryMatches(JdbcTemplate jdbc, CaseHistory history) {
         java.util.Set<String> expected = new java.util.TreeSet<>();
         history.revisions.forEach((caseId, entries) -> entries.values().forEach(entry -> expected.add(caseId + "@" + entry)));
         List<String> stored = jdbc.query("""
@@ -85,7 +85,7 @@ final class ProjectionRows {
     }
 
     /** Every row of the projection and entity tables with its xmin: equal snapshots mean no row was written. */
-    static List<Map<String, Object>> snapshotWithXmin(JdbcTemplate jdbc) {
+    public static List<Map<String, Object>> snapshotWithXmin(JdbcTemplate jdbc) {
         List<Map<String, Object>> rows = new java.util.ArrayList<>();
         rows.addAll(jdbc.queryForList("SELECT 'case_assignments' AS t, xmin::text AS xmin, * FROM case_assignments ORDER BY case_id"));
         rows.addAll(jdbc.queryForList("SELECT 'placements' AS t, xmin::text AS xmin, * FROM placements ORDER BY id"));

@@ -1,5 +1,6 @@
-package org.caseassignments.projector;
+package org.caseassignments.projector.testsupport;
 
+import org.caseassignments.projector.ProjectorApplication;
 import org.caseassignments.projector.stream.PendingAssignments;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -10,10 +11,10 @@ import org.springframework.boot.SpringApplication;
  * the input offsets. Run in a process of its own by {@link ProjectorProcess}. (The halt is registered
  * by an initializer, not by a configuration class, which component scanning would give every projector.)
  */
-final class ProjectorHaltingAfterFirstWrite {
+public final class ProjectorHaltingAfterFirstWrite {
 
     /** The exit status of the halted JVM. */
-    static final int HALTED = 77;
+    public static final int HALTED = 77;
 
     private ProjectorHaltingAfterFirstWrite() {
     }
