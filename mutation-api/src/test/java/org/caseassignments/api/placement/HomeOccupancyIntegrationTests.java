@@ -320,9 +320,29 @@ class HomeOccupancyIntegrationTests {
         assertThat(jdbc.queryForMap("""
                 SELECT foster_home_id, home_occupancy FROM audit_records WHERE resource_id = ? AND outcome = 'WRITTEN'
                 """, first)).containsEntry("foster_home_id", home).containsEntry("home_occupancy", 1);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(jdbc.queryForList("""
-                SELECT problem_code FROM audit_records WHERE resource_id = ? AND outcome = 'REFUSED' AND status = 409
-                """, String.class, second)).containsExactly("HOME_AT_CAPACITY"));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(refusalsOf("resource_id", second))
+                .containsExactly("update HOME_AT_CAPACITY"));
+    }
+
+    /** The licence gate's and the capacity decrease's refusals are recorded as the capacity gate's are. */
+    @Test
+    void shouldRecordTheRefusalsOfTheLicenceGateAndOfACapacityBelowOccupancy() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID suspended = Rows.fosterHome().licenseStatus("SUSPENDED").insert(jdbc);
+        UUID inPending = proposedIn(Rows.fosterHome().licenseStatus("PENDING").insert(jdbc));
+        UUID full = Rows.fosterHome().capacity(null).insert(jdbc);
+        activeIn(full, 2);
+
+        assertProblem(api.post("/cases/" + caseId + "/placements", admin, "{\"foster_home_id\": \"" + suspended + "\"}"),
+                "HOME_NOT_LICENSED");
+        assertProblem(api.send(activation(inPending)), "HOME_NOT_LICENSED");
+        assertProblem(api.send(homePatch(full, "{\"capacity\": 1}")), "CAPACITY_BELOW_OCCUPANCY");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(refusalsOf("case_id", caseId)).containsExactly("create HOME_NOT_LICENSED");
+            assertThat(refusalsOf("resource_id", inPending)).containsExactly("update HOME_NOT_LICENSED");
+            assertThat(refusalsOf("resource_id", full)).containsExactly("update CAPACITY_BELOW_OCCUPANCY");
+        });
     }
 
     @Test
@@ -457,6 +477,12 @@ class HomeOccupancyIntegrationTests {
 
     private long versionOf(UUID placement) {
         return jdbc.queryForObject("SELECT row_version FROM placements WHERE id = ?", Long.class, placement);
+    }
+
+    /** The action and code of each 409 refusal recorded with this id in this column, oldest first. */
+    private List<String> refusalsOf(String column, UUID id) {
+        return jdbc.queryForList("SELECT action || ' ' || problem_code FROM audit_records WHERE " + column
+                + " = ? AND outcome = 'REFUSED' AND status = 409 ORDER BY recorded_at, id", String.class, id);
     }
 
     private Integer auditedOccupancy(UUID home) {
