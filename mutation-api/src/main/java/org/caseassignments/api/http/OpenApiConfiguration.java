@@ -66,6 +66,11 @@ class OpenApiConfiguration {
     }
 
     @Bean
+    OperationCustomizer documentedPaging(ListProperties lists) {
+        return new DocumentedPaging(lists);
+    }
+
+    @Bean
     OperationCustomizer ifMatchHeader() {
         return (operation, handler) -> {
             if (handler.hasMethodAnnotation(RequiresIfMatch.class)) {

@@ -4,21 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.ErrorTable;
 import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
@@ -69,7 +65,8 @@ class HttpFuzzIntegrationTests {
     void shouldAnswerEveryGeneratedRequestWithoutAServerErrorOrALeak() throws IOException {
         long seed = Long.getLong("fuzz.seed", new Random().nextLong());
         int tries = Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
-        Set<String> codes = readmeCodes();
+        Set<String> codes = ErrorTable.statusByCode().keySet();
+        assertThat(codes).contains("NOT_FOUND", "VALIDATION_FAILED");
         RawHttp http = new RawHttp(port);
         Generator generator = new Generator(new Random(seed), fixtures(), operations(http));
 
@@ -111,23 +108,6 @@ class HttpFuzzIntegrationTests {
         assertThat(codes).as(at).contains(problem.path("code").asString());
         assertThat(problem.path("status").asInt()).as(at).isEqualTo(answer.status());
         assertThat(problem.path("request_id").asString()).as(at).isEqualTo(answer.header(RequestIds.HEADER).orElseThrow());
-    }
-
-    /** Every code in the error table of the API's reference page. */
-    private static Set<String> readmeCodes() throws IOException {
-        String readme = Files.readString(Path.of("..", "docs", "mutation-api.md"));
-        String errors = readme.substring(readme.indexOf("\n## Errors"));
-        errors = errors.substring(0, errors.indexOf("\n## ", 1));
-        Set<String> codes = new TreeSet<>();
-        for (String line : errors.lines().filter(line -> line.startsWith("| ")).toList()) {
-            String[] cells = line.split("\\|");
-            Matcher matcher = Pattern.compile("`([A-Z_]+)`").matcher(cells.length > 2 ? cells[2] : "");
-            while (matcher.find()) {
-                codes.add(matcher.group(1));
-            }
-        }
-        assertThat(codes).contains("NOT_FOUND", "VALIDATION_FAILED");
-        return codes;
     }
 
     private Fixtures fixtures() {

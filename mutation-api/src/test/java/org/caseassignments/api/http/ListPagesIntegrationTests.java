@@ -77,8 +77,12 @@ class ListPagesIntegrationTests {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).rowVersion(4).insert(jdbc);
 
-        JsonNode item = api.get("/cases/" + caseId + "/placements", worker).json().path("items").get(0);
+        Reply list = api.send(ApiClient.request("GET", "/cases/" + caseId + "/placements").token(worker)
+                .header("If-None-Match", "*"));
+        JsonNode item = list.json().path("items").get(0);
 
+        assertThat(list.status()).as("a list takes no conditional read: " + list).isEqualTo(200);
+        assertThat(list.header("ETag")).as("a list is not one version: its items carry the tags").isEmpty();
         assertThat(item.path("etag").asString()).isEqualTo(TestETags.placement(placement, 4));
         Reply written = api.patch("/placements/" + placement, worker, item.path("etag").asString(),
                 "{\"status\": \"CANCELLED\"}");

@@ -3,12 +3,15 @@ package org.caseassignments.api.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
+import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.RawHttp;
@@ -35,6 +38,7 @@ class OpenApiContractIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String[] GATE_CODES = {"HOME_AT_CAPACITY", "HOME_NOT_LICENSED", "CAPACITY_BELOW_OCCUPANCY"};
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -107,7 +111,23 @@ class OpenApiContractIntegrationTests {
         assertThat(problem.propertyNames()).contains("type", "title", "status", "detail", "instance", "code",
                 "request_id", "errors");
         assertThat(problem.path("code").path("enum").valueStream().map(JsonNode::asString).toList())
-                .contains("VALIDATION_FAILED", "PRECONDITION_FAILED", "NOT_FOUND", "BAD_REQUEST");
+                .contains("VALIDATION_FAILED", "PRECONDITION_FAILED", "NOT_FOUND", "BAD_REQUEST")
+                .contains(GATE_CODES)
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(ProblemCode.values()).map(Enum::name).toList());
+    }
+
+    /** Decision 22: every write that can meet the foster-home gate names its three refusals in its 409. */
+    @Test
+    void shouldNameTheFosterHomeGatesRefusalsInThe409OfEveryWriteThatMeetsIt() {
+        JsonNode paths = apiDocs().path("paths");
+
+        for (String write : List.of("POST /cases/{caseId}/placements", "PATCH /placements/{id}", "PATCH /foster-homes/{id}")) {
+            String[] parts = write.split(" ", 2);
+            JsonNode conflict = paths.path(parts[1]).path(parts[0].toLowerCase()).path("responses").path("409");
+            assertThat(conflict.path("description").asString("")).as(write).contains(GATE_CODES);
+            assertThat(conflict.path("content").path("application/problem+json").path("schema").path("$ref").asString(""))
+                    .as(write).isEqualTo("#/components/schemas/Problem");
+        }
     }
 
     private void exerciseFosterHomes() {
@@ -140,6 +160,11 @@ class OpenApiContractIntegrationTests {
         record(op, send("PATCH /foster-homes/" + home, admin, etag, big));
         record(op, raw("PATCH /foster-homes/" + home, admin, "If-Match: " + etag + "\r\nContent-Type: text/plain", "x"));
         record(op, send("PATCH /foster-homes/" + home, null, etag, "{}"));
+        UUID occupied = Rows.fosterHome().capacity(2).insert(jdbc);
+        Rows.placement(Cases.assignedTo(jdbc, "w-1", "s-1", 1)).worker("w-1").supervisor("s-1").revision(1).in(occupied)
+                .status("ACTIVE").insert(jdbc);
+        record(op, refusedBy("CAPACITY_BELOW_OCCUPANCY",
+                send("PATCH /foster-homes/" + occupied, admin, TestETags.fosterHome(occupied, 1), "{\"capacity\": 0}")));
     }
 
     private void exercisePlacements() {
@@ -152,6 +177,9 @@ class OpenApiContractIntegrationTests {
         record(op, send("POST /cases/" + caseId + "/placements", admin, null, big));
         record(op, raw("POST /cases/" + caseId + "/placements", admin, "Content-Type: text/plain", "x"));
         record(op, send("POST /cases/" + caseId + "/placements", null, null, "{}"));
+        UUID suspended = Rows.fosterHome().licenseStatus("SUSPENDED").insert(jdbc);
+        record(op, refusedBy("HOME_NOT_LICENSED",
+                send("POST /cases/" + caseId + "/placements", admin, null, "{\"foster_home_id\": \"" + suspended + "\"}")));
 
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String etag = TestETags.placement(placement, 1);
@@ -176,6 +204,10 @@ class OpenApiContractIntegrationTests {
         record(op, send("PATCH /placements/" + placement, stranger, TestETags.placement(placement, 2), "{\"status\": \"ENDED\"}"));
         record(op, send("PATCH /placements/" + UUID.randomUUID(), admin, etag, "{\"status\": \"ENDED\"}"));
         record(op, send("PATCH /placements/" + placement, admin, etag, "{\"status\": \"PAUSED\"}"));
+        UUID full = Rows.fosterHome().capacity(0).insert(jdbc);
+        UUID proposed = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(full).insert(jdbc);
+        record(op, refusedBy("HOME_AT_CAPACITY",
+                send("PATCH /placements/" + proposed, admin, TestETags.placement(proposed, 1), "{\"status\": \"ACTIVE\"}")));
     }
 
     private void exerciseKinshipOptions() {
@@ -238,6 +270,12 @@ class OpenApiContractIntegrationTests {
         record(op, send("GET /audit?cursor=nope", auditor, null, null));
         record(op, send("GET /audit", stranger, null, null));
         record(op, send("GET /audit", null, null, null));
+    }
+
+    private static RawHttp.Answer refusedBy(String code, RawHttp.Answer answer) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(409);
+        assertThat(JSON.readTree(answer.body()).path("code").asString()).as(answer.toString()).isEqualTo(code);
+        return answer;
     }
 
     private Set<Integer> record(String operation, RawHttp.Answer answer) {

@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The served OpenAPI description meets what the usual linters (Redocly's recommended rules, Spectral's
  * {@code oas}) hold as errors or as the first things a reader looks for: every operation has a summary, the
- * info object a licence, and the servers are the configured ones. The document is also written to
+ * info object a licence, and the servers are the configured ones; each list's paging parameters say their range,
+ * up to the configured maximum. The document is also written to
  * {@code target/openapi.json}, for the linters themselves (docs/mutation-api.md#openapi).
  */
 @ApiIntegrationTest
@@ -34,6 +35,7 @@ class OpenApiDocumentIntegrationTests {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("api.openapi.servers", () -> "https://case-assignments.agency.test, https://backup.agency.test");
+        registry.add("api.lists.max-page-size", () -> "37");
     }
 
     @LocalServerPort
@@ -58,5 +60,31 @@ class OpenApiDocumentIntegrationTests {
                 .isEqualTo("https://www.apache.org/licenses/LICENSE-2.0");
         assertThat(openApi.path("servers").valueStream().map(server -> server.path("url").asString(null)).toList())
                 .containsExactly("https://case-assignments.agency.test", "https://backup.agency.test");
+    }
+
+    @Test
+    void shouldDocumentEachListsLimitUpToTheConfiguredMaximumAndItsCursor() {
+        JsonNode paths = new ApiClient(port).get("/v3/api-docs", null).json().path("paths");
+
+        for (String list : List.of("/cases/{caseId}/placements", "/cases/{caseId}/kinship-options")) {
+            JsonNode limit = queryParameter(paths.path(list).path("get"), "limit");
+            assertThat(limit.path("description").asString("")).as(list).contains("1 to api.lists.max-page-size (37)");
+            assertThat(limit.path("required").asBoolean(false)).as(list).isFalse();
+            JsonNode schema = limit.path("schema");
+            assertThat(schema.path("type").asString(null)).as(list).isEqualTo("integer");
+            assertThat(schema.path("minimum").asInt()).as(list).isEqualTo(1);
+            assertThat(schema.path("maximum").asInt()).as(list).isEqualTo(37);
+            assertThat(schema.path("default").asInt()).as(list).isEqualTo(37);
+            JsonNode cursor = queryParameter(paths.path(list).path("get"), "cursor");
+            assertThat(cursor.path("description").asString("")).as(list).contains("next_cursor");
+            assertThat(cursor.path("schema").path("type").asString(null)).as(list).isEqualTo("string");
+        }
+    }
+
+    private static JsonNode queryParameter(JsonNode operation, String name) {
+        return operation.path("parameters").valueStream()
+                .filter(parameter -> parameter.path("in").asString("").equals("query")
+                        && parameter.path("name").asString("").equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError("no query parameter " + name + " in " + operation));
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
@@ -28,6 +29,10 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -240,6 +245,69 @@ class HomeOccupancyIntegrationTests {
         assertThat(activation.body()).contains("PENDING");
     }
 
+    /** What a request tries with a home whose licence is not ACTIVE. */
+    enum Attempt { CREATE, MOVE_PROPOSED, MOVE_ACTIVE, ACTIVATE }
+
+    static Stream<Arguments> closedHomeAttempts() {
+        return Stream.of("SUSPENDED", "REVOKED")
+                .flatMap(licence -> Stream.of(Attempt.values()).map(attempt -> Arguments.of(licence, attempt)));
+    }
+
+    /**
+     * Decision 22: no placement is created in, moved to (PROPOSED or ACTIVE) or activated in a SUSPENDED or REVOKED
+     * home; the refusal is 409 naming the licence, and nothing of the case's placements is written.
+     */
+    @ParameterizedTest(name = "{1} into a {0} home")
+    @MethodSource("closedHomeAttempts")
+    void shouldRefuse409HomeNotLicensedAndWriteNothingWhenAPlacementWouldEnterAClosedHome(String licence, Attempt attempt) {
+        UUID closed = Rows.fosterHome().capacity(3).insert(jdbc);
+        UUID open = Rows.fosterHome().capacity(3).insert(jdbc);
+        UUID placement = switch (attempt) {
+            case CREATE -> null;
+            case MOVE_PROPOSED -> proposedIn(open);
+            case MOVE_ACTIVE -> activeIn(open, 1).get(0);
+            case ACTIVATE -> proposedIn(closed); // named while the home was still ACTIVE
+        };
+        UUID caseId = placement == null ? Cases.assignedTo(jdbc, "w-1", "s-1", 1) : caseOf(placement);
+        jdbc.update("UPDATE foster_homes SET license_status = ?, row_version = row_version + 1 WHERE id = ?", licence, closed);
+        List<Map<String, Object>> before = placementsOf(caseId);
+
+        Reply refused = api.send(switch (attempt) {
+            case CREATE -> ApiClient.request("POST", "/cases/" + caseId + "/placements").token(admin)
+                    .json("{\"foster_home_id\": \"" + closed + "\"}");
+            case MOVE_PROPOSED, MOVE_ACTIVE -> move(placement, closed);
+            case ACTIVATE -> activation(placement);
+        });
+
+        assertProblem(refused, "HOME_NOT_LICENSED");
+        assertThat(refused.body()).contains(closed.toString()).contains(licence);
+        assertThat(placementsOf(caseId)).as("nothing written").isEqualTo(before);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM audit_records WHERE case_id = ? AND outcome = 'WRITTEN'",
+                Integer.class, caseId)).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE foster_home_id = ? AND status = 'ACTIVE'",
+                Integer.class, closed)).isZero();
+    }
+
+    /**
+     * Decision 22: a suspension, like a revocation, is never refused for the children placed in the home; its answer
+     * and its audit record report them, and their placements stay ACTIVE (ending one is a casework decision).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"SUSPENDED", "REVOKED"})
+    void shouldAllowClosingAHomeWithActivePlacementsAndReportThemLeavingThemActive(String licence) {
+        UUID home = Rows.fosterHome().capacity(3).insert(jdbc);
+        List<UUID> placed = activeIn(home, 2);
+
+        Reply closed = api.send(homePatch(home, "{\"license_status\": \"" + licence + "\"}"));
+
+        assertThat(closed.status()).as(closed.toString()).isEqualTo(200);
+        assertThat(closed.json().path("license_status").asText()).isEqualTo(licence);
+        assertThat(closed.json().path("active_placements").asInt()).isEqualTo(2);
+        assertThat(auditedOccupancy(home)).isEqualTo(2);
+        assertThat(jdbc.queryForList("SELECT id FROM placements WHERE foster_home_id = ? AND status = 'ACTIVE'",
+                UUID.class, home)).containsExactlyInAnyOrderElementsOf(placed);
+    }
+
     @Test
     void shouldRecordARefusedActivationAndTheOccupancyOfAWrittenOne() {
         UUID home = Rows.fosterHome().capacity(1).insert(jdbc);
@@ -252,9 +320,29 @@ class HomeOccupancyIntegrationTests {
         assertThat(jdbc.queryForMap("""
                 SELECT foster_home_id, home_occupancy FROM audit_records WHERE resource_id = ? AND outcome = 'WRITTEN'
                 """, first)).containsEntry("foster_home_id", home).containsEntry("home_occupancy", 1);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(jdbc.queryForList("""
-                SELECT problem_code FROM audit_records WHERE resource_id = ? AND outcome = 'REFUSED' AND status = 409
-                """, String.class, second)).containsExactly("HOME_AT_CAPACITY"));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(refusalsOf("resource_id", second))
+                .containsExactly("update HOME_AT_CAPACITY"));
+    }
+
+    /** The licence gate's and the capacity decrease's refusals are recorded as the capacity gate's are. */
+    @Test
+    void shouldRecordTheRefusalsOfTheLicenceGateAndOfACapacityBelowOccupancy() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID suspended = Rows.fosterHome().licenseStatus("SUSPENDED").insert(jdbc);
+        UUID inPending = proposedIn(Rows.fosterHome().licenseStatus("PENDING").insert(jdbc));
+        UUID full = Rows.fosterHome().capacity(null).insert(jdbc);
+        activeIn(full, 2);
+
+        assertProblem(api.post("/cases/" + caseId + "/placements", admin, "{\"foster_home_id\": \"" + suspended + "\"}"),
+                "HOME_NOT_LICENSED");
+        assertProblem(api.send(activation(inPending)), "HOME_NOT_LICENSED");
+        assertProblem(api.send(homePatch(full, "{\"capacity\": 1}")), "CAPACITY_BELOW_OCCUPANCY");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(refusalsOf("case_id", caseId)).containsExactly("create HOME_NOT_LICENSED");
+            assertThat(refusalsOf("resource_id", inPending)).containsExactly("update HOME_NOT_LICENSED");
+            assertThat(refusalsOf("resource_id", full)).containsExactly("update CAPACITY_BELOW_OCCUPANCY");
+        });
     }
 
     @Test
@@ -373,12 +461,28 @@ class HomeOccupancyIntegrationTests {
                 Integer.class, home);
     }
 
+    private UUID caseOf(UUID placement) {
+        return jdbc.queryForObject("SELECT case_id FROM placements WHERE id = ?", UUID.class, placement);
+    }
+
+    private List<Map<String, Object>> placementsOf(UUID caseId) {
+        return jdbc.queryForList("""
+                SELECT id, status, foster_home_id, row_version, updated_at FROM placements WHERE case_id = ? ORDER BY id
+                """, caseId);
+    }
+
     private UUID homeOf(UUID placement) {
         return jdbc.queryForObject("SELECT foster_home_id FROM placements WHERE id = ?", UUID.class, placement);
     }
 
     private long versionOf(UUID placement) {
         return jdbc.queryForObject("SELECT row_version FROM placements WHERE id = ?", Long.class, placement);
+    }
+
+    /** The action and code of each 409 refusal recorded with this id in this column, oldest first. */
+    private List<String> refusalsOf(String column, UUID id) {
+        return jdbc.queryForList("SELECT action || ' ' || problem_code FROM audit_records WHERE " + column
+                + " = ? AND outcome = 'REFUSED' AND status = 409 ORDER BY recorded_at, id", String.class, id);
     }
 
     private Integer auditedOccupancy(UUID home) {
