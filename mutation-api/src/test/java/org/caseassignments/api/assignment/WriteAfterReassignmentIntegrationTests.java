@@ -157,6 +157,53 @@ class WriteAfterReassignmentIntegrationTests {
         assertThat(home.status()).as(home.toString()).isEqualTo(400);
     }
 
+    @Test
+    void shouldRefuseAMalformedPreferWaitWith400AlsoOnAWriteWithoutMinAssignmentRevision() {
+        // Given a case of the caller's with a placement and a kinship option
+        UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-2").supervisor("s-1").revision(1).insert(jdbc);
+        UUID option = Rows.kinshipOption(caseId).worker("w-2").supervisor("s-1").revision(1).insert(jdbc);
+
+        for (String prefer : List.of("wait=soon", "wait=-1", "wait=11", "wait=1.5", "wait=", "wait=1, wait=2",
+                "respond-async, WAIT = 99")) {
+            // When each write carries the malformed wait, without Min-Assignment-Revision
+            for (ApiClient.Request write : List.of(
+                    ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(newWorker)
+                            .json("{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}"),
+                    ApiClient.request("PATCH", "/placements/" + placement).token(newWorker)
+                            .ifMatch(TestETags.placement(placement, 1)).json("{\"start_date\": \"2026-01-02\"}"),
+                    ApiClient.request("DELETE", "/kinship-options/" + option).token(newWorker)
+                            .ifMatch(TestETags.kinshipOption(option, 1)))) {
+                Reply reply = api.send(write.header("Prefer", prefer));
+
+                // Then it is refused naming Prefer, not carried out as if the wait had not been asked for
+                assertThat(reply.status()).as(write + " Prefer: " + prefer + " " + reply).isEqualTo(400);
+                assertThat(reply.code()).isEqualTo("VALIDATION_FAILED");
+                assertThat(reply.json().path("errors").get(0).path("field").asString()).isEqualTo("Prefer");
+            }
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM kinship_options WHERE case_id = ?", Long.class, caseId))
+                .as("nothing created, nothing deleted").isEqualTo(1L);
+        assertThat(jdbc.queryForObject("SELECT row_version FROM placements WHERE id = ?", Long.class, placement)).isEqualTo(1L);
+    }
+
+    @Test
+    void shouldAcceptPreferencesOtherThanWaitWithOrWithoutMinAssignmentRevision() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
+        String option = "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}";
+
+        Reply without = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(newWorker)
+                .json(option).header("Prefer", "return=minimal, waitress=seven, handling=lenient; strict"));
+        Reply wellFormedWaitAlone = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                .token(newWorker).json(option).header("Prefer", "respond-async, wait=10"));
+        Reply with = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(newWorker)
+                .json(option).header("Min-Assignment-Revision", "1").header("Prefer", "waitress=seven, return=minimal"));
+
+        assertThat(without.status()).as(without.toString()).isEqualTo(201);
+        assertThat(wellFormedWaitAlone.status()).as("nothing to wait for: " + wellFormedWaitAlone).isEqualTo(201);
+        assertThat(with.status()).as(with.toString()).isEqualTo(201);
+    }
+
     private void reassign(UUID caseId, String worker, long revision) {
         transaction.executeWithoutResult(status -> writer.apply(List.of(
                 AssignmentUpdate.changed(caseId, worker, "s-1", revision).withJurisdiction(Cases.JURISDICTION))));
