@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -23,6 +23,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * The projection row of a case, and its history, for callers of the case's jurisdiction whose ruleset lets
@@ -52,6 +53,8 @@ class AssignmentController {
     }
 
     private static final int DEFAULT_LIMIT = 100;
+    /** Time to read and build a waited read's answer once its wait has ended, before its async timeout. */
+    private static final Duration ANSWER_MARGIN = Duration.ofSeconds(5);
     /** The times PostgreSQL's timestamptz holds, and more: a time outside them is a 400, not a database error. */
     private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
@@ -79,11 +82,11 @@ class AssignmentController {
             + "when the wait ended (current_revision, min_revision; Retry-After)", content = @Content(
             mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")))
     @GetMapping("/cases/{caseId}/assignment")
-    CompletableFuture<ResponseEntity<Object>> get(Caller caller, @PathVariable UUID caseId,
-                                                  @RequestParam(name = "min_revision", required = false) Long minRevision,
-                                                  @RequestParam(name = "wait", required = false) String wait,
-                                                  @RequestParam(name = "as_of", required = false) String asOf,
-                                                  @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
+    DeferredResult<ResponseEntity<Object>> get(Caller caller, @PathVariable UUID caseId,
+                                               @RequestParam(name = "min_revision", required = false) Long minRevision,
+                                               @RequestParam(name = "wait", required = false) String wait,
+                                               @RequestParam(name = "as_of", required = false) String asOf,
+                                               @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
         if (asOf != null && asOfRevision != null) {
             throw ApiProblem.invalidField("as_of_revision", "give as_of or as_of_revision, not both");
         }
@@ -94,33 +97,67 @@ class AssignmentController {
         }
         if (asOf != null) {
             Instant time = time("as_of", asOf);
-            return CompletableFuture.completedFuture(ResponseEntity.ok(inForce(caller, caseId,
-                    history.asOf(caseId, time).orElse(null), "at " + time)));
+            return answered(inForce(caller, caseId, history.asOf(caseId, time).orElse(null), "at " + time));
         }
         if (asOfRevision != null) {
             long revision = revision("as_of_revision", asOfRevision);
-            return CompletableFuture.completedFuture(ResponseEntity.ok(inForce(caller, caseId,
-                    history.asOfRevision(caseId, revision).orElse(null), "at revision " + revision)));
+            return answered(inForce(caller, caseId, history.asOfRevision(caseId, revision).orElse(null),
+                    "at revision " + revision));
         }
         Duration patience = ProjectionBehind.waitOf("wait", wait, properties.maxWait());
         if (minRevision == null) {
             if (wait != null) {
                 throw ApiProblem.invalidField("wait", "waits for min_revision; give min_revision too");
             }
-            return CompletableFuture.completedFuture(ResponseEntity.ok(current(caller, caseId)));
+            return answered(current(caller, caseId));
         }
         long wanted = revision("min_revision", minRevision);
         ProjectedAssignment now = assignments.read(caseId);
         if (now.revision() >= wanted) {
-            return CompletableFuture.completedFuture(ResponseEntity.ok(authorized(caller, now)));
+            return answered(authorized(caller, now));
         }
         if (patience.isZero()) {
-            return CompletableFuture.completedFuture(behind(caller, now, wanted, patience));
+            throw behind(caller, now, wanted, patience);
         }
-        return waits.await(caseId, wanted, patience).thenApply(reached -> {
-            ProjectedAssignment read = assignments.read(caseId);
-            return read.revision() >= wanted ? ResponseEntity.ok(authorized(caller, read)) : behind(caller, read, wanted, patience);
+        return waited(caller, now, wanted, patience);
+    }
+
+    private static DeferredResult<ResponseEntity<Object>> answered(Object body) {
+        DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>();
+        answer.setResult(ResponseEntity.ok(body));
+        return answer;
+    }
+
+    /**
+     * The answer of a read that waits. Its async timeout is its own wait and a margin, not the container's
+     * ({@code spring.mvc.async.request-timeout}, 30 s in Tomcat, shorter than a wait may be), so it always ends
+     * as the wait's answer; should even the margin pass, it is 409 from what was read before the wait.
+     */
+    private DeferredResult<ResponseEntity<Object>> waited(Caller caller, ProjectedAssignment before, long wanted,
+                                                          Duration patience) {
+        DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>(patience.plus(ANSWER_MARGIN).toMillis());
+        answer.onTimeout(() -> {
+            try {
+                answer.setErrorResult(behind(caller, before, wanted, patience));
+            } catch (RuntimeException denied) {
+                answer.setErrorResult(denied);
+            }
         });
+        waits.await(before.caseId(), wanted, patience).thenApply(reached -> {
+            ProjectedAssignment read = assignments.read(before.caseId());
+            if (read.revision() < wanted) {
+                throw behind(caller, read, wanted, patience);
+            }
+            return ResponseEntity.<Object>ok(authorized(caller, read));
+        }).whenComplete((reply, error) -> {
+            if (error == null) {
+                answer.setResult(reply);
+            } else {
+                answer.setErrorResult(error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error);
+            }
+        });
+        return answer;
     }
 
     @Operation(summary = "Every revision of a case's assignment the projection has seen, newest first")
@@ -161,14 +198,14 @@ class AssignmentController {
     }
 
     /**
-     * Not reached in time. A case the caller may read answers 409 with the revision it is at; one the projection does
+     * Not reached in time: the problem to answer. A case the caller may read answers 409 with the revision it is at; one the projection does
      * not know yet also 409 (it is behind, not foreign); one of another jurisdiction is a 403 like any read of it.
      */
-    private ResponseEntity<Object> behind(Caller caller, ProjectedAssignment read, long wanted, Duration waited) {
+    private ProjectionBehind behind(Caller caller, ProjectedAssignment read, long wanted, Duration waited) {
         if (read.known()) {
             policy.require(caller, Action.READ, read.resource());
         }
-        throw new ProjectionBehind(read.caseId(), read.known() ? read.revision() : null, wanted, waited);
+        return new ProjectionBehind(read.caseId(), read.known() ? read.revision() : null, wanted, waited);
     }
 
     private static long revision(String name, long value) {
