@@ -221,6 +221,41 @@ class AssignmentReadsIntegrationTests {
     }
 
     @Test
+    void shouldAnswerTheEntryInForceAtARevisionOrATimeAndNotFoundBeforeTheFirst() {
+        // Given a case whose history holds revisions 2, 3 and 5 (none below 2, none at 4)
+        UUID caseId = UUID.randomUUID();
+        Instant t0 = Instant.parse("2026-03-01T09:00:00Z");
+        List<SeenRevision> seen = new ArrayList<>();
+        for (long revision : new long[]{2, 3, 5}) {
+            seen.add(new SeenRevision(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision)
+                    .withJurisdiction(Cases.JURISDICTION), t0.plus(revision, ChronoUnit.HOURS)));
+        }
+        writer.apply(seen.stream().map(SeenRevision::update).toList(), seen);
+        String base = "/cases/" + caseId + "/assignment";
+
+        // Then a revision answers itself or the highest below it; nothing below the first is in force
+        record Asked(String query, String answer) {
+        }
+        for (Asked asked : List.of(new Asked("?as_of_revision=0", null), new Asked("?as_of_revision=1", null),
+                new Asked("?as_of_revision=2", "w-2@2"), new Asked("?as_of_revision=4", "w-3@3"),
+                new Asked("?as_of_revision=5", "w-5@5"), new Asked("?as_of_revision=99", "w-5@5"),
+                new Asked("?as_of=" + t0.plus(2, ChronoUnit.HOURS).minusMillis(1), null),
+                new Asked("?as_of=" + t0.plus(2, ChronoUnit.HOURS), "w-2@2"),
+                new Asked("?as_of=" + t0.plus(4, ChronoUnit.HOURS), "w-3@3"),
+                new Asked("?as_of=9999-12-31T23:59:59Z", "w-5@5"))) {
+            Reply reply = api.get(base + asked.query(), worker);
+            if (asked.answer() == null) {
+                assertThat(reply.status()).as(asked + " " + reply).isEqualTo(404);
+                assertThat(reply.code()).as(asked.toString()).isEqualTo("NOT_FOUND");
+            } else {
+                assertThat(reply.status()).as(asked + " " + reply).isEqualTo(200);
+                assertThat(reply.json().path("assigned_worker_sub").asString() + "@"
+                        + reply.json().path("assignment_revision").asLong()).as(asked.toString()).isEqualTo(asked.answer());
+            }
+        }
+    }
+
+    @Test
     void shouldAnswerTheAssignmentInForceAtRandomTimesAsTheOracleDoes() {
         // Given 30 cases whose revisions arrive reordered, duplicated and in random batches
         Random random = new Random(7);

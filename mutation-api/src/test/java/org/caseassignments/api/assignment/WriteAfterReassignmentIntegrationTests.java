@@ -102,6 +102,61 @@ class WriteAfterReassignmentIntegrationTests {
     }
 
     @Test
+    void shouldLetTheNewAssigneePatchAndDeleteAKinshipOptionAndCreateAPlacementOnceTheReassignmentLands()
+            throws Exception {
+        // Given a case assigned to w-1 at revision 1 with two kinship options, reassigned upstream to w-2
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID patched = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID deleted = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        assertThat(api.delete("/kinship-options/" + deleted, newWorker, TestETags.kinshipOption(deleted, 2)).status())
+                .as("without the header").isEqualTo(403);
+
+        // When w-2 patches one, deletes the other and creates a placement, each with Min-Assignment-Revision: 2
+        CompletableFuture<Reply> patch = api.sendAsync(ApiClient.request("PATCH", "/kinship-options/" + patched)
+                .token(newWorker).ifMatch(TestETags.kinshipOption(patched, 2)).json("{\"approved\": true}")
+                .header("Min-Assignment-Revision", "2").header("Prefer", "wait=10"));
+        CompletableFuture<Reply> delete = api.sendAsync(ApiClient.request("DELETE", "/kinship-options/" + deleted)
+                .token(newWorker).ifMatch(TestETags.kinshipOption(deleted, 2))
+                .header("Min-Assignment-Revision", "2").header("Prefer", "wait=10"));
+        CompletableFuture<Reply> create = api.sendAsync(ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                .token(newWorker).json("{\"start_date\": \"2026-01-02\"}")
+                .header("Min-Assignment-Revision", "2").header("Prefer", "wait=10"));
+        awaitWaiters(3);
+        assertThat(List.of(patch, delete, create)).noneMatch(CompletableFuture::isDone);
+        reassign(caseId, "w-2", 2);
+
+        // Then each is authorized against the new assignment, made, and says the revision it was made under
+        for (CompletableFuture<Reply> write : List.of(patch, delete, create)) {
+            Reply reply = write.get(10, TimeUnit.SECONDS);
+            assertThat(reply.status()).as(reply.toString()).isIn(200, 201, 204);
+            assertThat(reply.header("Assignment-Revision")).as(reply.toString()).contains("2");
+        }
+        assertThat(patch.get().json().path("approved").asBoolean()).isTrue();
+        assertThat(delete.get().status()).isEqualTo(204);
+        assertThat(jdbc.queryForObject("SELECT active FROM kinship_options WHERE id = ?", Boolean.class, deleted)).isFalse();
+        assertThat(create.get().json().path("assigned_worker_sub").asString()).isEqualTo("w-2");
+    }
+
+    @Test
+    void shouldAnswerEveryWriteWithTheAssignmentRevisionItWasMadeUnderAlsoWithoutTheHeader() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 7);
+
+        Reply placement = api.post("/cases/" + caseId + "/placements", newWorker, "{}");
+        Reply placementPatch = api.patch("/placements/" + placement.json().path("id").asString(), newWorker, placement.etag(),
+                "{\"start_date\": \"2026-01-02\"}");
+        Reply option = api.post("/cases/" + caseId + "/kinship-options", newWorker,
+                "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}");
+        Reply optionPatch = api.patch("/kinship-options/" + option.json().path("id").asString(), newWorker, option.etag(),
+                "{\"approved\": true}");
+        Reply optionDelete = api.delete("/kinship-options/" + option.json().path("id").asString(), newWorker, optionPatch.etag());
+
+        for (Reply write : List.of(placement, placementPatch, option, optionPatch, optionDelete)) {
+            assertThat(write.status()).as(write.toString()).isIn(200, 201, 204);
+            assertThat(write.header("Assignment-Revision")).as(write.toString()).contains("7");
+        }
+    }
+
+    @Test
     void shouldAnswer409ProjectionBehindAndWriteNothingWhenTheRevisionDoesNotLand() {
         UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-2").supervisor("s-1").revision(1).insert(jdbc);
