@@ -8,16 +8,20 @@ import java.util.UUID;
 import java.util.concurrent.CompletionException;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.caseassignments.api.http.OpaqueCursor;
+import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.problem.ProblemWriter;
 import org.caseassignments.api.security.Caller;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -80,13 +84,30 @@ class AssignmentController {
             schema = @Schema(oneOf = {AssignmentResponse.class, HistoryEntryResponse.class})))
     @ApiResponse(responseCode = "409", description = "PROJECTION_BEHIND: the projection had not reached min_revision "
             + "when the wait ended (current_revision, min_revision; Retry-After)", content = @Content(
-            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")))
+            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")),
+            headers = @Header(name = HttpHeaders.RETRY_AFTER, description = Responses.PROJECTION_BEHIND_RETRY_AFTER,
+                    schema = @Schema(type = "integer", minimum = "1")))
     @GetMapping("/cases/{caseId}/assignment")
-    DeferredResult<ResponseEntity<Object>> get(Caller caller, @PathVariable UUID caseId,
-                                               @RequestParam(name = "min_revision", required = false) Long minRevision,
-                                               @RequestParam(name = "wait", required = false) String wait,
-                                               @RequestParam(name = "as_of", required = false) String asOf,
-                                               @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
+    DeferredResult<ResponseEntity<Object>> get(
+            Caller caller, @PathVariable UUID caseId,
+            @Parameter(description = "Answer once the projection holds the case at this assignment revision or above "
+                    + "(the revision the case service returned with its write): a whole number, 0 or more. Not reached "
+                    + "within wait: 409 PROJECTION_BEHIND. A case the projection does not know yet is behind",
+                    schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestParam(name = "min_revision", required = false) Long minRevision,
+            @Parameter(description = "How long to wait for min_revision: an ISO-8601 duration (PT2S, PT0.5S) from PT0S "
+                    + "to api.assignment.max-wait, here ${api.assignment.max-wait}; default PT0S, not waiting. Only "
+                    + "with min_revision", schema = @Schema(type = "string", defaultValue = "PT0S", example = "PT2S"))
+            @RequestParam(name = "wait", required = false) String wait,
+            @Parameter(description = "The assignment in force at this time: the highest revision whose occurred_at is "
+                    + "at or before it. An RFC 3339 time with a zone (2026-03-01T12:00:00Z), years 0001 to 9999; 404 "
+                    + "when none was. Not with as_of_revision, min_revision or wait",
+                    schema = @Schema(type = "string", format = "date-time", example = "2026-03-01T12:00:00Z"))
+            @RequestParam(name = "as_of", required = false) String asOf,
+            @Parameter(description = "The assignment in force at this revision: it, or the highest below it the "
+                    + "history holds. A whole number, 0 or more; 404 when none was. Not with as_of, min_revision or "
+                    + "wait", schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
         if (asOf != null && asOfRevision != null) {
             throw ApiProblem.invalidField("as_of_revision", "give as_of or as_of_revision, not both");
         }
@@ -163,7 +184,11 @@ class AssignmentController {
     @Operation(summary = "Every revision of a case's assignment the projection has seen, newest first")
     @GetMapping("/cases/{caseId}/assignment/history")
     HistoryPage history(Caller caller, @PathVariable UUID caseId,
-                        @RequestParam(name = "cursor", required = false) String cursor,
+                        @Parameter(description = "The next_cursor of the page before, as given; none for the newest "
+                                + "page") @RequestParam(name = "cursor", required = false) String cursor,
+                        @Parameter(description = "Entries per page: 1 to api.assignment.history-max-page-size, here "
+                                + "${api.assignment.history-max-page-size}; default 100 or that maximum if lower",
+                                schema = @Schema(type = "integer", format = "int32", minimum = "1"))
                         @RequestParam(name = "limit", required = false) Integer limit) {
         int pageSize = limit == null ? Math.min(DEFAULT_LIMIT, properties.historyMaxPageSize()) : limit;
         if (pageSize < 1 || pageSize > properties.historyMaxPageSize()) {
