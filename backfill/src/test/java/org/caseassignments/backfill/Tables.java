@@ -29,7 +29,10 @@ public final class Tables {
                 """);
     }
 
-    /** Every row of the three tables with its {@code xmin}: unchanged content and xmin mean the row was never rewritten. */
+    /**
+     * Every row of the three tables and every entry of the assignments' history, with its {@code xmin}: unchanged
+     * content and xmin mean the row was never rewritten, and no entry was added, changed or deleted.
+     */
     public static List<Map<String, Object>> withXmin(JdbcTemplate jdbc) {
         return jdbc.queryForList("""
                 SELECT 'projection' AS kind, case_id AS id, xmin::text AS xmin, assigned_worker_sub, supervisor_sub,
@@ -41,7 +44,19 @@ public final class Tables {
                 UNION ALL
                 SELECT 'kinship', id, xmin::text, assigned_worker_sub, supervisor_sub, assignment_revision, row_version, updated_at
                   FROM kinship_options
-                 ORDER BY 1, 2
+                UNION ALL
+                SELECT 'history', case_id, xmin::text, assigned_worker_sub, supervisor_sub, assignment_revision, NULL,
+                       applied_at
+                  FROM case_assignment_history
+                 ORDER BY 1, 2, 6
                 """);
+    }
+
+    /** The assignments' history, one {@code case@revision worker/supervisor} per entry, in key order. */
+    public static List<String> history(JdbcTemplate jdbc) {
+        return jdbc.queryForList("""
+                SELECT case_id || '@' || assignment_revision || ' ' || assigned_worker_sub || '/' || supervisor_sub
+                  FROM case_assignment_history ORDER BY case_id, assignment_revision
+                """, String.class);
     }
 }

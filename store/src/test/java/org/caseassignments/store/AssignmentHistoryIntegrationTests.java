@@ -71,20 +71,22 @@ class AssignmentHistoryIntegrationTests {
 
     @Test
     void shouldEndWithTheSameHistoryWhateverTheOrderBatchingAndRepetitionOfTheInput() {
-        // Given random histories of 200 cases, each revision with its own time
+        // Given random histories of 200 cases, each revision with its own time; about one revision in six also
+        // comes with another payload and time (a producer's retry that changed it), which the first one received wins
         Random random = new Random(20261201);
         List<SeenRevision> input = new ArrayList<>();
-        Map<String, String> oracle = new TreeMap<>();
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        java.util.Set<UUID> cases = new java.util.HashSet<>();
         for (int c = 0; c < 200; c++) {
             UUID caseId = new UUID(random.nextLong(), random.nextLong());
+            cases.add(caseId);
             int revisions = 1 + random.nextInt(6);
             for (long revision = 0; revision < revisions; revision++) {
-                AssignmentUpdate update = AssignmentUpdate.changed(caseId, "w-" + random.nextInt(9), "s-" + random.nextInt(9),
-                        revision);
-                Instant at = start.plus(random.nextInt(1_000_000), ChronoUnit.SECONDS);
-                input.add(new SeenRevision(update, at));
-                oracle.put(caseId + "@" + revision, update.assignedWorkerSub() + "/" + update.supervisorSub() + "@" + at);
+                do {
+                    AssignmentUpdate update = AssignmentUpdate.changed(caseId, "w-" + random.nextInt(9),
+                            "s-" + random.nextInt(9), revision);
+                    input.add(new SeenRevision(update, start.plus(random.nextInt(1_000_000), ChronoUnit.SECONDS)));
+                } while (random.nextInt(6) == 0);
             }
         }
         List<SeenRevision> delivered = new ArrayList<>(input);
@@ -92,28 +94,79 @@ class AssignmentHistoryIntegrationTests {
             delivered.add(input.get(random.nextInt(input.size())));
         }
         Collections.shuffle(delivered, random);
+        // The oracle: per case and revision, what the writer receives first (batches in order, a batch in its order)
+        Map<UUID, TreeMap<Long, SeenRevision>> first = new java.util.HashMap<>();
+        delivered.forEach(seen -> first.computeIfAbsent(seen.update().caseId(), id -> new TreeMap<>())
+                .putIfAbsent(seen.update().revision(), seen));
+        Map<String, String> oracle = new TreeMap<>();
+        Map<UUID, String> newest = new java.util.HashMap<>();
+        first.forEach((caseId, revisions) -> {
+            revisions.forEach((revision, seen) -> oracle.put(key(caseId, revision), entry(seen)));
+            AssignmentUpdate last = revisions.lastEntry().getValue().update();
+            newest.put(caseId, last.revision() + " " + last.assignedWorkerSub() + "/" + last.supervisorSub());
+        });
 
-        // When they are applied in random batches
-        for (int from = 0; from < delivered.size(); ) {
-            int to = Math.min(delivered.size(), from + 1 + random.nextInt(40));
-            List<SeenRevision> batch = delivered.subList(from, to);
+        // When they are applied in random batches, and then replayed from the start in other batches
+        applyInRandomBatches(delivered, 40, random);
+        Map<String, String> applied = storedHistory(cases);
+        List<Map<String, Object>> appliedVersions = jdbc.queryForList(
+                "SELECT case_id, assignment_revision, xmin::text AS xmin FROM case_assignment_history ORDER BY 1, 2");
+        List<SeenRevision> replayed = new ArrayList<>(input);
+        Collections.shuffle(replayed, random);
+        applyInRandomBatches(replayed, 100, random);
+
+        // Then the history is exactly the distinct (case, revision) of the input, each with the first payload and
+        // time received, the projection holds the first payload of each case's newest revision, and the replay
+        // added, changed and rewrote nothing
+        assertThat(applied).isEqualTo(oracle);
+        assertThat(oracle.size()).as("the input held conflicting payloads").isLessThan(input.size());
+        Map<UUID, String> projected = new java.util.HashMap<>();
+        jdbc.query("SELECT case_id, assignment_revision, assigned_worker_sub, supervisor_sub FROM case_assignments",
+                rs -> {
+                    UUID caseId = rs.getObject("case_id", UUID.class);
+                    if (cases.contains(caseId)) {
+                        projected.put(caseId, rs.getLong("assignment_revision") + " " + rs.getString("assigned_worker_sub")
+                                + "/" + rs.getString("supervisor_sub"));
+                    }
+                });
+        assertThat(projected).isEqualTo(newest);
+        assertThat(storedHistory(cases)).isEqualTo(oracle);
+        assertThat(jdbc.queryForList(
+                "SELECT case_id, assignment_revision, xmin::text AS xmin FROM case_assignment_history ORDER BY 1, 2"))
+                .as("no entry rewritten by the replay").isEqualTo(appliedVersions);
+    }
+
+    private void applyInRandomBatches(List<SeenRevision> input, int largestBatch, Random random) {
+        for (int from = 0; from < input.size(); ) {
+            int to = Math.min(input.size(), from + 1 + random.nextInt(largestBatch));
+            List<SeenRevision> batch = input.subList(from, to);
             writer.apply(batch.stream().map(SeenRevision::update).toList(), batch);
             from = to;
         }
+    }
 
-        // Then the history is exactly the distinct (case, revision) of the input with their payloads and times
+    /** {@code case@revision → worker/supervisor@occurred_at} of the given cases' entries. */
+    private Map<String, String> storedHistory(java.util.Set<UUID> cases) {
         Map<String, String> stored = new TreeMap<>();
         jdbc.query("""
                 SELECT case_id, assignment_revision, assigned_worker_sub, supervisor_sub, occurred_at
-                  FROM case_assignment_history
-                 WHERE occurred_at IS NOT NULL""", rs -> {
-            stored.put(rs.getString("case_id") + "@" + rs.getLong("assignment_revision"), rs.getString("assigned_worker_sub")
-                    + "/" + rs.getString("supervisor_sub") + "@" + rs.getObject("occurred_at", java.time.OffsetDateTime.class).toInstant());
+                  FROM case_assignment_history""", rs -> {
+            UUID caseId = rs.getObject("case_id", UUID.class);
+            if (cases.contains(caseId)) {
+                stored.put(key(caseId, rs.getLong("assignment_revision")), rs.getString("assigned_worker_sub")
+                        + "/" + rs.getString("supervisor_sub") + "@"
+                        + rs.getObject("occurred_at", java.time.OffsetDateTime.class).toInstant());
+            }
         });
-        java.util.Set<String> cases = new java.util.HashSet<>();
-        oracle.keySet().forEach(key -> cases.add(key.substring(0, key.indexOf('@'))));
-        stored.keySet().removeIf(key -> !cases.contains(key.substring(0, key.indexOf('@'))));
-        assertThat(stored).isEqualTo(oracle);
+        return stored;
+    }
+
+    private static String key(UUID caseId, long revision) {
+        return caseId + "@" + revision;
+    }
+
+    private static String entry(SeenRevision seen) {
+        return seen.update().assignedWorkerSub() + "/" + seen.update().supervisorSub() + "@" + seen.occurredAt();
     }
 
     @Test

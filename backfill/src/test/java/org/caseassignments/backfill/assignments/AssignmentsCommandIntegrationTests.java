@@ -40,7 +40,7 @@ class AssignmentsCommandIntegrationTests {
     @BeforeEach
     void clean() {
         cli = new Cli(commandLine);
-        jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
+        jdbc.execute("TRUNCATE case_assignments, case_assignment_history, placements, kinship_options");
     }
 
     @Test
@@ -79,6 +79,11 @@ class AssignmentsCommandIntegrationTests {
         assertThat(rowVersions(higher)).containsOnly(1L);
         assertThat(rowVersions(equalOther)).as("converged rows are new versions").containsOnly(2L);
         assertThat(rowVersions(lower)).containsOnly(2L);
+        // and the history holds the snapshot's revision of every case, also where the projection was newer, with no
+        // time (a snapshot row has none)
+        assertThat(Tables.history(jdbc)).containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.of(absent,
+                placeholder, lower, equalSame, equalOther, higher).map(id -> id + "@5 w-snap/s-snap").toList());
+        assertThat(jdbc.queryForObject("SELECT count(occurred_at) FROM case_assignment_history", Long.class)).isZero();
     }
 
     @Test

@@ -9,9 +9,6 @@ import java.util.UUID;
 
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
-import org.caseassignments.store.SeenRevision;
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +26,6 @@ class HistoryPurgeCommandIntegrationTests {
     CommandLine commandLine;
 
     final JdbcTemplate jdbc = DB.jdbc();
-    final AssignmentWriter writer = new AssignmentWriter(jdbc);
     Cli cli;
 
     @BeforeEach
@@ -72,12 +68,10 @@ class HistoryPurgeCommandIntegrationTests {
     }
 
     private void record(UUID caseId, long revision, Instant occurredAt) {
-        AssignmentUpdate update = AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision);
-        writer.apply(List.of(update), List.of(new SeenRevision(update, occurredAt)));
+        HistoryEntries.record(jdbc, caseId, revision, occurredAt);
     }
 
     private List<Long> revisions(UUID caseId) {
-        return jdbc.queryForList("SELECT assignment_revision FROM case_assignment_history WHERE case_id = ? "
-                + "ORDER BY assignment_revision", Long.class, caseId);
+        return HistoryEntries.revisions(jdbc, caseId);
     }
 }

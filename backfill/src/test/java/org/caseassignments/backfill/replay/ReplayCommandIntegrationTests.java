@@ -61,7 +61,7 @@ class ReplayCommandIntegrationTests {
     void topics() {
         cli = new Cli(commandLine);
         TestKafka.createTopics(3, topic, deadLetters);
-        jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
+        jdbc.execute("TRUNCATE case_assignments, case_assignment_history, placements, kinship_options");
     }
 
     /**
@@ -86,7 +86,8 @@ class ReplayCommandIntegrationTests {
         Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
                 "replay-" + UUID.randomUUID(), "--batch-size", "40");
 
-        // Then no row was rewritten, and the bad record went to the dead-letter topic with its coordinates
+        // Then no row was rewritten and no history entry added or changed, and the bad record went to the
+        // dead-letter topic with its coordinates
         assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
         assertThat(run.out()).containsPattern("applied \\(moved a row\\)\\s+0\\n")
                 .containsPattern("dead-lettered to " + deadLetters + "\\s+1\\n");
@@ -136,6 +137,7 @@ class ReplayCommandIntegrationTests {
     @Test
     void shouldApplyWhatTheProjectionLacksAndCommitTheEndOffsetsForItsOwnGroup() {
         // Given events the projection never saw
+        Instant published = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         Map<UUID, Long> highest = publishRandomHistories(40, new Random());
         String group = "replay-" + UUID.randomUUID();
 
@@ -152,6 +154,16 @@ class ReplayCommandIntegrationTests {
         assertThat(committed(group)).isEqualTo(LiveApplier.endOffsets(topic));
         assertThat(again.exit()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(again.out()).containsPattern("records read\\s+0\\n");
+        // and the history holds every revision of every case once, also those a newer one overtook in its batch
+        List<String> history = new ArrayList<>();
+        highest.forEach((caseId, last) -> {
+            for (long revision = 0; revision <= last; revision++) {
+                history.add(caseId + "@" + revision + " " + (revision == 0 ? "worker-1" : "w-" + revision) + "/supervisor-1");
+            }
+        });
+        assertThat(Tables.history(jdbc)).containsExactlyInAnyOrderElementsOf(history);
+        assertThat(jdbc.queryForList("SELECT occurred_at FROM case_assignment_history", Instant.class))
+                .as("each entry has its event's time").allSatisfy(at -> assertThat(at).isBetween(published, Instant.now()));
     }
 
     @Test

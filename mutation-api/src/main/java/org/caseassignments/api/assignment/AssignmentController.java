@@ -5,24 +5,29 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.caseassignments.api.http.OpaqueCursor;
+import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.problem.ProblemWriter;
 import org.caseassignments.api.security.Caller;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * The projection row of a case, and its history, for callers of the case's jurisdiction whose ruleset lets
@@ -52,6 +57,8 @@ class AssignmentController {
     }
 
     private static final int DEFAULT_LIMIT = 100;
+    /** Time to read and build a waited read's answer once its wait has ended, before its async timeout. */
+    private static final Duration ANSWER_MARGIN = Duration.ofSeconds(5);
     /** The times PostgreSQL's timestamptz holds, and more: a time outside them is a 400, not a database error. */
     private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
@@ -77,13 +84,30 @@ class AssignmentController {
             schema = @Schema(oneOf = {AssignmentResponse.class, HistoryEntryResponse.class})))
     @ApiResponse(responseCode = "409", description = "PROJECTION_BEHIND: the projection had not reached min_revision "
             + "when the wait ended (current_revision, min_revision; Retry-After)", content = @Content(
-            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")))
+            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")),
+            headers = @Header(name = HttpHeaders.RETRY_AFTER, description = Responses.PROJECTION_BEHIND_RETRY_AFTER,
+                    schema = @Schema(type = "integer", minimum = "1")))
     @GetMapping("/cases/{caseId}/assignment")
-    CompletableFuture<ResponseEntity<Object>> get(Caller caller, @PathVariable UUID caseId,
-                                                  @RequestParam(name = "min_revision", required = false) Long minRevision,
-                                                  @RequestParam(name = "wait", required = false) String wait,
-                                                  @RequestParam(name = "as_of", required = false) String asOf,
-                                                  @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
+    DeferredResult<ResponseEntity<Object>> get(
+            Caller caller, @PathVariable UUID caseId,
+            @Parameter(description = "Answer once the projection holds the case at this assignment revision or above "
+                    + "(the revision the case service returned with its write): a whole number, 0 or more. Not reached "
+                    + "within wait: 409 PROJECTION_BEHIND. A case the projection does not know yet is behind",
+                    schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestParam(name = "min_revision", required = false) Long minRevision,
+            @Parameter(description = "How long to wait for min_revision: an ISO-8601 duration (PT2S, PT0.5S) from PT0S "
+                    + "to api.assignment.max-wait, here ${api.assignment.max-wait}; default PT0S, not waiting. Only "
+                    + "with min_revision", schema = @Schema(type = "string", defaultValue = "PT0S", example = "PT2S"))
+            @RequestParam(name = "wait", required = false) String wait,
+            @Parameter(description = "The assignment in force at this time: the highest revision whose occurred_at is "
+                    + "at or before it. An RFC 3339 time with a zone (2026-03-01T12:00:00Z), years 0001 to 9999; 404 "
+                    + "when none was. Not with as_of_revision, min_revision or wait",
+                    schema = @Schema(type = "string", format = "date-time", example = "2026-03-01T12:00:00Z"))
+            @RequestParam(name = "as_of", required = false) String asOf,
+            @Parameter(description = "The assignment in force at this revision: it, or the highest below it the "
+                    + "history holds. A whole number, 0 or more; 404 when none was. Not with as_of, min_revision or "
+                    + "wait", schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestParam(name = "as_of_revision", required = false) Long asOfRevision) {
         if (asOf != null && asOfRevision != null) {
             throw ApiProblem.invalidField("as_of_revision", "give as_of or as_of_revision, not both");
         }
@@ -94,39 +118,77 @@ class AssignmentController {
         }
         if (asOf != null) {
             Instant time = time("as_of", asOf);
-            return CompletableFuture.completedFuture(ResponseEntity.ok(inForce(caller, caseId,
-                    history.asOf(caseId, time).orElse(null), "at " + time)));
+            return answered(inForce(caller, caseId, history.asOf(caseId, time).orElse(null), "at " + time));
         }
         if (asOfRevision != null) {
             long revision = revision("as_of_revision", asOfRevision);
-            return CompletableFuture.completedFuture(ResponseEntity.ok(inForce(caller, caseId,
-                    history.asOfRevision(caseId, revision).orElse(null), "at revision " + revision)));
+            return answered(inForce(caller, caseId, history.asOfRevision(caseId, revision).orElse(null),
+                    "at revision " + revision));
         }
         Duration patience = ProjectionBehind.waitOf("wait", wait, properties.maxWait());
         if (minRevision == null) {
             if (wait != null) {
                 throw ApiProblem.invalidField("wait", "waits for min_revision; give min_revision too");
             }
-            return CompletableFuture.completedFuture(ResponseEntity.ok(current(caller, caseId)));
+            return answered(current(caller, caseId));
         }
         long wanted = revision("min_revision", minRevision);
         ProjectedAssignment now = assignments.read(caseId);
         if (now.revision() >= wanted) {
-            return CompletableFuture.completedFuture(ResponseEntity.ok(authorized(caller, now)));
+            return answered(authorized(caller, now));
         }
         if (patience.isZero()) {
-            return CompletableFuture.completedFuture(behind(caller, now, wanted, patience));
+            throw behind(caller, now, wanted, patience);
         }
-        return waits.await(caseId, wanted, patience).thenApply(reached -> {
-            ProjectedAssignment read = assignments.read(caseId);
-            return read.revision() >= wanted ? ResponseEntity.ok(authorized(caller, read)) : behind(caller, read, wanted, patience);
+        return waited(caller, now, wanted, patience);
+    }
+
+    private static DeferredResult<ResponseEntity<Object>> answered(Object body) {
+        DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>();
+        answer.setResult(ResponseEntity.ok(body));
+        return answer;
+    }
+
+    /**
+     * The answer of a read that waits. Its async timeout is its own wait and a margin, not the container's
+     * ({@code spring.mvc.async.request-timeout}, 30 s in Tomcat, shorter than a wait may be), so it always ends
+     * as the wait's answer; should even the margin pass, it is 409 from what was read before the wait.
+     */
+    private DeferredResult<ResponseEntity<Object>> waited(Caller caller, ProjectedAssignment before, long wanted,
+                                                          Duration patience) {
+        DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>(patience.plus(ANSWER_MARGIN).toMillis());
+        answer.onTimeout(() -> {
+            try {
+                answer.setErrorResult(behind(caller, before, wanted, patience));
+            } catch (RuntimeException denied) {
+                answer.setErrorResult(denied);
+            }
         });
+        waits.await(before.caseId(), wanted, patience).thenApply(reached -> {
+            ProjectedAssignment read = assignments.read(before.caseId());
+            if (read.revision() < wanted) {
+                throw behind(caller, read, wanted, patience);
+            }
+            return ResponseEntity.<Object>ok(authorized(caller, read));
+        }).whenComplete((reply, error) -> {
+            if (error == null) {
+                answer.setResult(reply);
+            } else {
+                answer.setErrorResult(error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error);
+            }
+        });
+        return answer;
     }
 
     @Operation(summary = "Every revision of a case's assignment the projection has seen, newest first")
     @GetMapping("/cases/{caseId}/assignment/history")
     HistoryPage history(Caller caller, @PathVariable UUID caseId,
-                        @RequestParam(name = "cursor", required = false) String cursor,
+                        @Parameter(description = "The next_cursor of the page before, as given; none for the newest "
+                                + "page") @RequestParam(name = "cursor", required = false) String cursor,
+                        @Parameter(description = "Entries per page: 1 to api.assignment.history-max-page-size, here "
+                                + "${api.assignment.history-max-page-size}; default 100 or that maximum if lower",
+                                schema = @Schema(type = "integer", format = "int32", minimum = "1"))
                         @RequestParam(name = "limit", required = false) Integer limit) {
         int pageSize = limit == null ? Math.min(DEFAULT_LIMIT, properties.historyMaxPageSize()) : limit;
         if (pageSize < 1 || pageSize > properties.historyMaxPageSize()) {
@@ -161,14 +223,14 @@ class AssignmentController {
     }
 
     /**
-     * Not reached in time. A case the caller may read answers 409 with the revision it is at; one the projection does
+     * Not reached in time: the problem to answer. A case the caller may read answers 409 with the revision it is at; one the projection does
      * not know yet also 409 (it is behind, not foreign); one of another jurisdiction is a 403 like any read of it.
      */
-    private ResponseEntity<Object> behind(Caller caller, ProjectedAssignment read, long wanted, Duration waited) {
+    private ProjectionBehind behind(Caller caller, ProjectedAssignment read, long wanted, Duration waited) {
         if (read.known()) {
             policy.require(caller, Action.READ, read.resource());
         }
-        throw new ProjectionBehind(read.caseId(), read.known() ? read.revision() : null, wanted, waited);
+        return new ProjectionBehind(read.caseId(), read.known() ? read.revision() : null, wanted, waited);
     }
 
     private static long revision(String name, long value) {

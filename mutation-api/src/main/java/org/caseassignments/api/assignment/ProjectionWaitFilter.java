@@ -29,12 +29,16 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * just arrived (authorized on what it then reads); if N is not reached within the wait ({@code Prefer: wait=S},
  * RFC 7240, at most {@code api.assignment.max-wait}), it is answered 409 {@code PROJECTION_BEHIND} with nothing
  * written. A case of another jurisdiction is never waited for: the handler refuses it as always (decision 32).
+ * A malformed {@code Prefer: wait} is 400 on every write, with the header or without it (decision 32, amendment).
  */
 final class ProjectionWaitFilter extends OncePerRequestFilter {
 
     static final String HEADER = "Min-Assignment-Revision";
     private static final Pattern CASE_IN_PATH = Pattern.compile("^/cases/([^/]+)/(?:placements|kinship-options)$");
     private static final Pattern ROW_IN_PATH = Pattern.compile("^/(placements|kinship-options)/([^/]+)$");
+    private static final String PREFER = "Prefer";
+    /** A preference's name ends where its value or its parameters begin (RFC 7240 section 2). */
+    private static final Pattern PREFERENCE_NAME = Pattern.compile("[=;]");
     private static final Pattern PREFER_WAIT = Pattern.compile("(?i)^\\s*wait\\s*=\\s*(\\d{1,9})\\s*$");
 
     private static final String CASE_OF_ROW = """
@@ -60,9 +64,11 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         this.maxWait = maxWait;
     }
 
+    /** Reads pass; so does a write that names neither a revision nor any preference. */
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        return request.getHeader(HEADER) == null || request.getMethod().equals("GET") || request.getMethod().equals("HEAD");
+        return request.getMethod().equals("GET") || request.getMethod().equals("HEAD")
+                || request.getHeader(HEADER) == null && request.getHeader(PREFER) == null;
     }
 
     @Override
@@ -72,8 +78,13 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         Duration wait;
         Projected projected;
         try {
+            // A malformed wait is refused on every write, also one without the header: never silently ignored.
+            wait = wait(Collections.list(request.getHeaders(PREFER)));
+            if (request.getHeader(HEADER) == null) {
+                chain.doFilter(request, response);
+                return;
+            }
             minRevision = minRevision(Collections.list(request.getHeaders(HEADER)));
-            wait = wait(Collections.list(request.getHeaders("Prefer")));
             projected = projected(request.getRequestURI());
         } catch (ApiProblem problem) {
             ProblemWriter.write(request, response, problem);
@@ -130,19 +141,22 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         throw ApiProblem.invalidField(HEADER, "must be an assignment revision: a whole number, 0 or more");
     }
 
-    /** {@code Prefer: wait=S} (seconds, RFC 7240); 0 when no preference names a wait. */
+    /**
+     * {@code Prefer: wait=S} (seconds, RFC 7240); 0 when no preference is named {@code wait}. Other preferences
+     * ({@code respond-async}, {@code return=minimal}, {@code waitress=…}) are not this service's to judge: ignored.
+     */
     private Duration wait(List<String> prefers) {
         Duration wait = null;
         for (String header : prefers) {
             for (String preference : header.split(",")) {
-                if (!preference.strip().toLowerCase().startsWith("wait")) {
+                if (!PREFERENCE_NAME.split(preference, 2)[0].strip().equalsIgnoreCase("wait")) {
                     continue;
                 }
                 Matcher matcher = PREFER_WAIT.matcher(preference);
                 if (!matcher.matches() || wait != null) {
-                    throw ApiProblem.invalidField("Prefer", "wait must be given once, as whole seconds (wait=5)");
+                    throw ApiProblem.invalidField(PREFER, "wait must be given once, as whole seconds (wait=5)");
                 }
-                wait = ProjectionBehind.bounded("Prefer", Duration.ofSeconds(Long.parseLong(matcher.group(1))), maxWait);
+                wait = ProjectionBehind.bounded(PREFER, Duration.ofSeconds(Long.parseLong(matcher.group(1))), maxWait);
             }
         }
         return wait == null ? Duration.ZERO : wait;

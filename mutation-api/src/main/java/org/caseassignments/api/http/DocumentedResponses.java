@@ -20,6 +20,7 @@ import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.problem.ProblemWriter;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
@@ -92,9 +93,6 @@ final class DocumentedResponses implements OperationCustomizer {
         }
         boolean caseScopedWrite = method != RequestMethod.GET
                 && (path.contains("/placements") || path.contains("/kinship-options"));
-        if (caseScopedWrite) {
-            documentProjectionWait(operation, responses);
-        }
         problem(responses, "400", "Invalid path parameters, headers or body (VALIDATION_FAILED, MALFORMED_REQUEST, "
                 + "MALFORMED_IF_MATCH, BAD_REQUEST" + (method == RequestMethod.POST ? ", IDEMPOTENCY_KEY_REQUIRED" : "")
                 + ")");
@@ -121,13 +119,16 @@ final class DocumentedResponses implements OperationCustomizer {
             problem(responses, "428", "If-Match is missing, blank or *");
         }
         problem(responses, "500", "A failure on the server (no internals in the answer)");
+        if (caseScopedWrite) {
+            documentProjectionWait(operation, responses);
+        }
         operation.setResponses(sorted(responses));
         return operation;
     }
 
     /**
      * A write of a case-scoped record may wait for the projection ({@code Min-Assignment-Revision}, {@code Prefer:
-     * wait}) and says the assignment revision it was made under.
+     * wait}), says the assignment revision it was made under, and when to retry a 409 {@code PROJECTION_BEHIND}.
      */
     private static void documentProjectionWait(Operation operation, ApiResponses responses) {
         operation.addParametersItem(new HeaderParameter().name("Min-Assignment-Revision").required(false)
@@ -136,11 +137,18 @@ final class DocumentedResponses implements OperationCustomizer {
                         + "wait").schema(new IntegerSchema().format("int64").minimum(java.math.BigDecimal.ZERO)));
         operation.addParametersItem(new HeaderParameter().name("Prefer").required(false)
                 .description("wait=S (RFC 7240): how many seconds Min-Assignment-Revision may wait, at most "
-                        + "api.assignment.max-wait; 0 when absent").schema(new StringSchema().example("wait=5")));
+                        + "api.assignment.max-wait; 0 when absent. A malformed wait is 400, also without "
+                        + "Min-Assignment-Revision; other preferences are ignored")
+                .schema(new StringSchema().example("wait=5")));
         responses.forEach((status, response) -> {
             if (status.startsWith("2")) {
                 response.addHeaderObject(Responses.ASSIGNMENT_REVISION,
                         header("The case assignment revision the write was authorized and made under"));
+            }
+            if (status.equals("409")) {
+                response.addHeaderObject(HttpHeaders.RETRY_AFTER, new Header()
+                        .description(Responses.PROJECTION_BEHIND_RETRY_AFTER).schema(new IntegerSchema().minimum(
+                                java.math.BigDecimal.ONE)));
             }
         });
     }

@@ -61,6 +61,10 @@ public final class Responses {
     /** The response header that says which assignment revision a write of a case-scoped record was made under. */
     public static final String ASSIGNMENT_REVISION = "Assignment-Revision";
 
+    /** What the {@code Retry-After} of a 409 {@code PROJECTION_BEHIND} means, for the API description. */
+    public static final String PROJECTION_BEHIND_RETRY_AFTER = "On PROJECTION_BEHIND: seconds to wait before trying "
+            + "again (1); the same request is safe to repeat, nothing was written";
+
     /** {@code answer}, also saying the assignment revision the write saw ({@link #ASSIGNMENT_REVISION}). */
     public static <T> ResponseEntity<T> withAssignmentRevision(ResponseEntity<T> answer, long revision) {
         return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())

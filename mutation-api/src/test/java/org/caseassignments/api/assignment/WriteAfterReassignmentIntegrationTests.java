@@ -102,6 +102,61 @@ class WriteAfterReassignmentIntegrationTests {
     }
 
     @Test
+    void shouldLetTheNewAssigneePatchAndDeleteAKinshipOptionAndCreateAPlacementOnceTheReassignmentLands()
+            throws Exception {
+        // Given a case assigned to w-1 at revision 1 with two kinship options, reassigned upstream to w-2
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID patched = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID deleted = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        assertThat(api.delete("/kinship-options/" + deleted, newWorker, TestETags.kinshipOption(deleted, 2)).status())
+                .as("without the header").isEqualTo(403);
+
+        // When w-2 patches one, deletes the other and creates a placement, each with Min-Assignment-Revision: 2
+        CompletableFuture<Reply> patch = api.sendAsync(ApiClient.request("PATCH", "/kinship-options/" + patched)
+                .token(newWorker).ifMatch(TestETags.kinshipOption(patched, 2)).json("{\"approved\": true}")
+                .header("Min-Assignment-Revision", "2").header("Prefer", "wait=10"));
+        CompletableFuture<Reply> delete = api.sendAsync(ApiClient.request("DELETE", "/kinship-options/" + deleted)
+                .token(newWorker).ifMatch(TestETags.kinshipOption(deleted, 2))
+                .header("Min-Assignment-Revision", "2").header("Prefer", "wait=10"));
+        CompletableFuture<Reply> create = api.sendAsync(ApiClient.request("POST", "/cases/" + caseId + "/placements")
+                .token(newWorker).json("{\"start_date\": \"2026-01-02\"}")
+                .header("Min-Assignment-Revision", "2").header("Prefer", "wait=10"));
+        awaitWaiters(3);
+        assertThat(List.of(patch, delete, create)).noneMatch(CompletableFuture::isDone);
+        reassign(caseId, "w-2", 2);
+
+        // Then each is authorized against the new assignment, made, and says the revision it was made under
+        for (CompletableFuture<Reply> write : List.of(patch, delete, create)) {
+            Reply reply = write.get(10, TimeUnit.SECONDS);
+            assertThat(reply.status()).as(reply.toString()).isIn(200, 201, 204);
+            assertThat(reply.header("Assignment-Revision")).as(reply.toString()).contains("2");
+        }
+        assertThat(patch.get().json().path("approved").asBoolean()).isTrue();
+        assertThat(delete.get().status()).isEqualTo(204);
+        assertThat(jdbc.queryForObject("SELECT active FROM kinship_options WHERE id = ?", Boolean.class, deleted)).isFalse();
+        assertThat(create.get().json().path("assigned_worker_sub").asString()).isEqualTo("w-2");
+    }
+
+    @Test
+    void shouldAnswerEveryWriteWithTheAssignmentRevisionItWasMadeUnderAlsoWithoutTheHeader() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 7);
+
+        Reply placement = api.post("/cases/" + caseId + "/placements", newWorker, "{}");
+        Reply placementPatch = api.patch("/placements/" + placement.json().path("id").asString(), newWorker, placement.etag(),
+                "{\"start_date\": \"2026-01-02\"}");
+        Reply option = api.post("/cases/" + caseId + "/kinship-options", newWorker,
+                "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}");
+        Reply optionPatch = api.patch("/kinship-options/" + option.json().path("id").asString(), newWorker, option.etag(),
+                "{\"approved\": true}");
+        Reply optionDelete = api.delete("/kinship-options/" + option.json().path("id").asString(), newWorker, optionPatch.etag());
+
+        for (Reply write : List.of(placement, placementPatch, option, optionPatch, optionDelete)) {
+            assertThat(write.status()).as(write.toString()).isIn(200, 201, 204);
+            assertThat(write.header("Assignment-Revision")).as(write.toString()).contains("7");
+        }
+    }
+
+    @Test
     void shouldAnswer409ProjectionBehindAndWriteNothingWhenTheRevisionDoesNotLand() {
         UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-2").supervisor("s-1").revision(1).insert(jdbc);
@@ -155,6 +210,53 @@ class WriteAfterReassignmentIntegrationTests {
                 .json("{\"name\": \"Oak\", \"license_number\": \"L-1\", \"admin_unit\": \"u\"}")
                 .header("Min-Assignment-Revision", "1"));
         assertThat(home.status()).as(home.toString()).isEqualTo(400);
+    }
+
+    @Test
+    void shouldRefuseAMalformedPreferWaitWith400AlsoOnAWriteWithoutMinAssignmentRevision() {
+        // Given a case of the caller's with a placement and a kinship option
+        UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-2").supervisor("s-1").revision(1).insert(jdbc);
+        UUID option = Rows.kinshipOption(caseId).worker("w-2").supervisor("s-1").revision(1).insert(jdbc);
+
+        for (String prefer : List.of("wait=soon", "wait=-1", "wait=11", "wait=1.5", "wait=", "wait=1, wait=2",
+                "respond-async, WAIT = 99")) {
+            // When each write carries the malformed wait, without Min-Assignment-Revision
+            for (ApiClient.Request write : List.of(
+                    ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(newWorker)
+                            .json("{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}"),
+                    ApiClient.request("PATCH", "/placements/" + placement).token(newWorker)
+                            .ifMatch(TestETags.placement(placement, 1)).json("{\"start_date\": \"2026-01-02\"}"),
+                    ApiClient.request("DELETE", "/kinship-options/" + option).token(newWorker)
+                            .ifMatch(TestETags.kinshipOption(option, 1)))) {
+                Reply reply = api.send(write.header("Prefer", prefer));
+
+                // Then it is refused naming Prefer, not carried out as if the wait had not been asked for
+                assertThat(reply.status()).as(write + " Prefer: " + prefer + " " + reply).isEqualTo(400);
+                assertThat(reply.code()).isEqualTo("VALIDATION_FAILED");
+                assertThat(reply.json().path("errors").get(0).path("field").asString()).isEqualTo("Prefer");
+            }
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM kinship_options WHERE case_id = ?", Long.class, caseId))
+                .as("nothing created, nothing deleted").isEqualTo(1L);
+        assertThat(jdbc.queryForObject("SELECT row_version FROM placements WHERE id = ?", Long.class, placement)).isEqualTo(1L);
+    }
+
+    @Test
+    void shouldAcceptPreferencesOtherThanWaitWithOrWithoutMinAssignmentRevision() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
+        String option = "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}";
+
+        Reply without = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(newWorker)
+                .json(option).header("Prefer", "return=minimal, waitress=seven, handling=lenient; strict"));
+        Reply wellFormedWaitAlone = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                .token(newWorker).json(option).header("Prefer", "respond-async, wait=10"));
+        Reply with = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(newWorker)
+                .json(option).header("Min-Assignment-Revision", "1").header("Prefer", "waitress=seven, return=minimal"));
+
+        assertThat(without.status()).as(without.toString()).isEqualTo(201);
+        assertThat(wellFormedWaitAlone.status()).as("nothing to wait for: " + wellFormedWaitAlone).isEqualTo(201);
+        assertThat(with.status()).as(with.toString()).isEqualTo(201);
     }
 
     private void reassign(UUID caseId, String worker, long revision) {
