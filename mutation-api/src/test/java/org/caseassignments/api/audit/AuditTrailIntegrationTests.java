@@ -359,6 +359,49 @@ class AuditTrailIntegrationTests {
                 .containsEntry("assignment_trace_id", REASSIGNMENT_TRACE);
     }
 
+    /**
+     * A write to another jurisdiction's case is refused before anything holds the case: nothing of the event that set
+     * its assignment reaches the caller, whose answer is the empty 403 whatever the path, nor the caller's
+     * jurisdiction's trail.
+     */
+    @Test
+    void shouldCarryNoTraceOfAnotherJurisdictionsEventInA403OrItsRecord() {
+        // Given a Georgia case whose assignment an event with a trace set, with a placement and a kinship option
+        UUID caseId = tracedCase("w-1", "s-1", TRACE);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        String texasAdmin = TestTokens.admin("tx-trace-probe").jurisdiction("texas").token();
+
+        // When a Texas admin tries every write of them, one of them asking to wait for a later revision
+        List<Reply> refused = List.of(
+                api.post("/cases/" + caseId + "/placements", texasAdmin, "{}"),
+                api.post("/cases/" + caseId + "/kinship-options", texasAdmin,
+                        "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}"),
+                api.patch("/placements/" + placement, texasAdmin, TestETags.placement(placement, 1),
+                        "{\"status\": \"ACTIVE\"}"),
+                api.send(ApiClient.request("PATCH", "/placements/" + placement).token(texasAdmin)
+                        .ifMatch(TestETags.placement(placement, 1)).header("Min-Assignment-Revision", "3")
+                        .header("Prefer", "wait=1").json("{\"status\": \"ACTIVE\"}")),
+                api.patch("/kinship-options/" + option, texasAdmin, TestETags.kinshipOption(option, 1),
+                        "{\"approved\": true}"),
+                api.delete("/kinship-options/" + option, texasAdmin, TestETags.kinshipOption(option, 1)));
+
+        // Then each is the empty 403, the Georgia event's trace in no header, and no record of them names it
+        assertThat(refused).allSatisfy(reply -> {
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
+            assertThat(reply.body()).as(reply.toString()).isEmpty();
+            assertThat(reply.headers().values()).as(reply.headers().toString())
+                    .allSatisfy(values -> assertThat(values).noneMatch(value -> value.contains(TRACE)));
+        });
+        List<Map<String, Object>> records = await().atMost(Duration.ofSeconds(20))
+                .alias("the refusal writer to store the six records")
+                .until(() -> jdbc.queryForList("SELECT * FROM audit_records WHERE caller_sub = 'tx-trace-probe'"),
+                        found -> found.size() == refused.size());
+        assertThat(records).allSatisfy(record -> assertThat(record)
+                .containsEntry("status", 403).containsEntry("jurisdiction", "texas")
+                .containsEntry("assignment_trace_id", null));
+    }
+
     @Test
     void shouldCarryNoAssignmentTraceInAProblemAboutNoAssignment() {
         Reply missing = api.patch("/placements/" + UUID.randomUUID(), TestTokens.caseworker("w-1").token(),
