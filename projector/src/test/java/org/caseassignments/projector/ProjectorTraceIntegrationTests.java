@@ -40,6 +40,7 @@ class ProjectorTraceIntegrationTests {
     private static final String CREATED_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String CHANGED_TRACE = "0af7651916cd43dd8448eb211c80319c";
     private static final String CONFLICT_TRACE = "5c6dd2b5e1a7463aa1b2c3d4e5f60718";
+    private static final String FOLLOWING_TRACE = "9e107d9d372bb6826bd81d3542a419d6";
 
     private static ProjectorInstance projector;
 
@@ -107,6 +108,45 @@ class ProjectorTraceIntegrationTests {
                 .find("case_assignments.events.dead_lettered").counters()).isEmpty();
     }
 
+    /**
+     * A header PostgreSQL could not store (a NUL byte) or far longer than a trace context is the upstream's bad input
+     * beside a valid event: the event is applied as if it had none, nothing is dead-lettered, and the events after it
+     * on the partition are applied with their traces.
+     */
+    @Test
+    void shouldApplyEventsWhoseTraceparentHasANulByteOrIsFarTooLongWithoutATraceIdAndKeepApplying() {
+        // Given an event whose traceparent has a NUL byte in its trace id (55 bytes, the length of a valid one),
+        // one whose traceparent is a valid one followed by 100,000 more characters, and then a valid one
+        UUID withNul = UUID.randomUUID();
+        UUID overLong = UUID.randomUUID();
+        UUID following = UUID.randomUUID();
+        String nulTraceId = CHANGED_TRACE.substring(0, 16) + '\u0000' + CHANGED_TRACE.substring(17);
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publish(TOPICS.events(), CaseEvents.created(withNul).worker("w-nul").supervisor("s-nul")
+                    .jurisdiction("georgia").build(), Map.of("traceparent", traceparent(nulTraceId)));
+            publisher.publish(TOPICS.events(), CaseEvents.changed(overLong, 3).worker("w-long").supervisor("s-long")
+                    .jurisdiction("texas").build(),
+                    Map.of("traceparent", traceparent(CHANGED_TRACE) + "-" + "0".repeat(100_000)));
+            publisher.publish(TOPICS.events(), CaseEvents.changed(following, 5).worker("w-next").supervisor("s-next")
+                    .jurisdiction("georgia").build(), Map.of("traceparent", traceparent(FOLLOWING_TRACE)));
+        }
+
+        // When the projector has applied the last (one partition: the two before it came first)
+        await().atMost(TIMEOUT).until(() -> revision(following) == 5L);
+
+        // Then each row is its event's, with no trace id for the bad headers and the valid one's after them
+        assertThat(rows(withNul)).containsExactly(Map.of("assignment_revision", 0L, "assigned_worker_sub", "w-nul",
+                "supervisor_sub", "s-nul", "jurisdiction", "georgia", "trace_id", "none"));
+        assertThat(rows(overLong)).containsExactly(Map.of("assignment_revision", 3L, "assigned_worker_sub", "w-long",
+                "supervisor_sub", "s-long", "jurisdiction", "texas", "trace_id", "none"));
+        assertThat(rows(following)).containsExactly(Map.of("assignment_revision", 5L, "assigned_worker_sub", "w-next",
+                "supervisor_sub", "s-next", "jurisdiction", "georgia", "trace_id", FOLLOWING_TRACE));
+        assertThat(historyTraces(withNul)).containsExactly(Map.entry(0L, "none"));
+        assertThat(historyTraces(overLong)).containsExactly(Map.entry(3L, "none"));
+        assertThat(projector.bean(io.micrometer.core.instrument.MeterRegistry.class)
+                .find("case_assignments.events.dead_lettered").counters()).isEmpty();
+    }
+
     @Test
     void shouldNameTheEventsTraceOnTheLineAboutItWhenItIsDropped() {
         // Given a case at revision 2
@@ -132,6 +172,14 @@ class ProjectorTraceIntegrationTests {
 
     private static String traceparent(String traceId) {
         return "00-" + traceId + "-00f067aa0ba902b7-01";
+    }
+
+    /** The case's projection row (none or one) as the event set it; {@code trace_id} "none" when it has none. */
+    private List<Map<String, Object>> rows(UUID caseId) {
+        return jdbc.queryForList("""
+                SELECT assignment_revision, assigned_worker_sub, supervisor_sub, jurisdiction,
+                       coalesce(trace_id, 'none') AS trace_id
+                  FROM case_assignments WHERE case_id = ?""", caseId);
     }
 
     /** The case's revision; below the placeholder's (−1) while it has no row. */

@@ -515,6 +515,7 @@ class RebuildCommandIntegrationTests {
 
     /** A swap's lock request more than a second younger than the newest shadow row: an attempt after one gave way. */
     private void awaitALockAttemptStartedLongAfterTheShadowWasWritten() {
+        // the rebuild creates its shadow table after the wait begins, later still on a loaded machine
         Awaitility.await("a lock attempt starting more than a second after the shadow was written")
                 // the shadow table does not exist until the rebuild, started on another thread, has created it
                 .ignoreExceptionsInstanceOf(BadSqlGrammarException.class)

@@ -39,6 +39,7 @@ class AuditTrailIntegrationTests {
     static final TestDatabase DB = TestDatabase.migrated();
     static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     static final String REASSIGNMENT_TRACE = "0af7651916cd43dd8448eb211c80319c";
+    static final String TRANSFER_TRACE = "5c6dd2b5e1a7463aa1b2c3d4e5f60718";
 
     @LocalServerPort
     int port;
@@ -359,6 +360,97 @@ class AuditTrailIntegrationTests {
                 .containsEntry("assignment_trace_id", REASSIGNMENT_TRACE);
     }
 
+    /**
+     * A case that moves to another jurisdiction while a write authorized in the first waits for its row: the write
+     * holds the row the transfer set, so its 409 and its record name the transfer's trace (decision 34: a 409
+     * {@code CONCURRENT_MODIFICATION} names the event that changed what the request was authorized against), on the
+     * update path and on the create path alike. The caller's retry is then the empty 403 of another jurisdiction.
+     */
+    @Test
+    void shouldNameTheTransfersTraceInThe409AndItsRecordWhenTheCaseMovesToAnotherJurisdictionUnderTheRequest() {
+        // Given a placement of a Georgia case, and another Georgia case, each about to move to Texas by a traced event
+        UUID updated = tracedCase("w-1", "s-1", TRACE);
+        UUID placement = Rows.placement(updated).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        UUID createdUnder = tracedCase("w-1", "s-1", TRACE);
+        String admin = TestTokens.admin("ga-transfer-race").token();
+
+        // When each transfer commits while a Georgia admin's write waits for the case's row
+        Reply update = raceTransfer(updated, ApiClient.request("PATCH", "/placements/" + placement).token(admin)
+                .header("X-Request-Id", "transfer-409-update").ifMatch(TestETags.placement(placement, 1))
+                .json("{\"status\": \"ACTIVE\"}"));
+        Reply create = raceTransfer(createdUnder, ApiClient.request("POST", "/cases/" + createdUnder + "/placements")
+                .token(admin).header("X-Request-Id", "transfer-409-create").json("{}"));
+
+        // Then both are 409s naming the jurisdiction and the transfer's trace, and so are their records
+        for (Reply raced : List.of(update, create)) {
+            assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+            assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+            assertThat(raced.text("detail")).contains("(jurisdiction)");
+            assertThat(raced.text("assignment_trace_id")).isEqualTo(TRANSFER_TRACE);
+        }
+        List<Map<String, Object>> records = await().atMost(Duration.ofSeconds(20))
+                .alias("the refusal writer to store both records")
+                .until(() -> jdbc.queryForList("SELECT * FROM audit_records WHERE caller_sub = 'ga-transfer-race' "
+                        + "ORDER BY request_id DESC"), found -> found.size() == 2);
+        assertThat(records).extracting(record -> record.get("request_id"))
+                .containsExactly("transfer-409-update", "transfer-409-create");
+        assertThat(records).allSatisfy(record -> assertThat(record)
+                .containsEntry("status", 409).containsEntry("problem_code", "CONCURRENT_MODIFICATION")
+                .containsEntry("jurisdiction", "georgia").containsEntry("assignment_trace_id", TRANSFER_TRACE));
+        assertThat(jdbc.queryForObject("SELECT status FROM placements WHERE id = ?", String.class, placement))
+                .isEqualTo("PROPOSED");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE case_id = ?", Integer.class, createdUnder))
+                .isZero();
+
+        // And a retry is another jurisdiction's write now: the empty 403
+        Reply retry = api.post("/cases/" + createdUnder + "/placements", admin, "{}");
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(403);
+        assertThat(retry.body()).isEmpty();
+    }
+
+    /**
+     * A write to another jurisdiction's case is refused before anything holds the case: nothing of the event that set
+     * its assignment reaches the caller, whose answer is the empty 403 whatever the path, nor the caller's
+     * jurisdiction's trail.
+     */
+    @Test
+    void shouldCarryNoTraceOfAnotherJurisdictionsEventInA403OrItsRecord() {
+        // Given a Georgia case whose assignment an event with a trace set, with a placement and a kinship option
+        UUID caseId = tracedCase("w-1", "s-1", TRACE);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        String texasAdmin = TestTokens.admin("tx-trace-probe").jurisdiction("texas").token();
+
+        // When a Texas admin tries every write of them, one of them asking to wait for a later revision
+        List<Reply> refused = List.of(
+                api.post("/cases/" + caseId + "/placements", texasAdmin, "{}"),
+                api.post("/cases/" + caseId + "/kinship-options", texasAdmin,
+                        "{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}"),
+                api.patch("/placements/" + placement, texasAdmin, TestETags.placement(placement, 1),
+                        "{\"status\": \"ACTIVE\"}"),
+                api.send(ApiClient.request("PATCH", "/placements/" + placement).token(texasAdmin)
+                        .ifMatch(TestETags.placement(placement, 1)).header("Min-Assignment-Revision", "3")
+                        .header("Prefer", "wait=1").json("{\"status\": \"ACTIVE\"}")),
+                api.patch("/kinship-options/" + option, texasAdmin, TestETags.kinshipOption(option, 1),
+                        "{\"approved\": true}"),
+                api.delete("/kinship-options/" + option, texasAdmin, TestETags.kinshipOption(option, 1)));
+
+        // Then each is the empty 403, the Georgia event's trace in no header, and no record of them names it
+        assertThat(refused).allSatisfy(reply -> {
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
+            assertThat(reply.body()).as(reply.toString()).isEmpty();
+            assertThat(reply.headers().values()).as(reply.headers().toString())
+                    .allSatisfy(values -> assertThat(values).noneMatch(value -> value.contains(TRACE)));
+        });
+        List<Map<String, Object>> records = await().atMost(Duration.ofSeconds(20))
+                .alias("the refusal writer to store the six records")
+                .until(() -> jdbc.queryForList("SELECT * FROM audit_records WHERE caller_sub = 'tx-trace-probe'"),
+                        found -> found.size() == refused.size());
+        assertThat(records).allSatisfy(record -> assertThat(record)
+                .containsEntry("status", 403).containsEntry("jurisdiction", "texas")
+                .containsEntry("assignment_trace_id", null));
+    }
+
     @Test
     void shouldCarryNoAssignmentTraceInAProblemAboutNoAssignment() {
         Reply missing = api.patch("/placements/" + UUID.randomUUID(), TestTokens.caseworker("w-1").token(),
@@ -367,6 +459,15 @@ class AuditTrailIntegrationTests {
         assertThat(missing.status()).as(missing.toString()).isEqualTo(404);
         assertThat(missing.json().has("assignment_trace_id")).isFalse();
         assertThat(missing.text("request_id")).isNotBlank();
+    }
+
+    /** The request, sent while the projector's apply moves the case to Texas at revision 3 by a traced event. */
+    private Reply raceTransfer(UUID caseId, ApiClient.Request request) {
+        try (OpenTransaction transfer = OpenTransaction.begin(DB.dataSource(), other -> new AssignmentWriter(other)
+                .apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 3).withJurisdiction("texas")
+                        .withTraceId(TRANSFER_TRACE)))).awaitWork()) {
+            return Race.commitWhileItWaits(api, backends, transfer, request);
+        }
     }
 
     /** A case of the default jurisdiction whose assignment, at revision 2, was set by an event with this trace. */

@@ -1,6 +1,8 @@
 package org.caseassignments.api.testsupport;
 
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import tools.jackson.databind.JsonNode;
@@ -27,6 +29,11 @@ public final class Reply {
 
     public Optional<String> header(String name) {
         return response.headers().firstValue(name);
+    }
+
+    /** Every header, by name. */
+    public Map<String, List<String>> headers() {
+        return response.headers().map();
     }
 
     public String etag() {
