@@ -31,7 +31,6 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -166,9 +165,7 @@ public class RebuildCommand implements Callable<Integer> {
                         + "--from-snapshot FILE. Nothing was changed.");
                 return ExitCodes.COULD_NOT_START;
             }
-            TransactionTemplate nested = new TransactionTemplate(transactions);
-            // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
-            nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+            ShadowTransactions nested = new ShadowTransactions(transactions, tables);
             AssignmentWriter shadowWriter = AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW);
             BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(meters, "rebuild"));
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
@@ -199,7 +196,7 @@ public class RebuildCommand implements Callable<Integer> {
             }
             Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
                     : properties.swapLockTimeout();
-            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, transactions, lockTimeout, swapWithin(),
+            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
                     properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
             if (swap.refused() != null) {
                 tables.dropShadow();

@@ -215,6 +215,53 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldLetGoOfTheLockAtSwapWithinWhenAWriteOfTheTailUnderItWaitsAndSwapOnceNothingHoldsIt() throws Exception {
+        // Given a case whose events end at revision 2, and the projector in the middle of a transaction writing it
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction("georgia").insert(jdbc);
+        long liveTable = oid("case_assignments");
+        try (Connection projector = connection(); Connection other = connection()) {
+            projector.setAutoCommit(false);
+            new AssignmentWriter(new JdbcTemplate(new SingleConnectionDataSource(projector, true)))
+                    .apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s-2", 2)));
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--swap-within", "300ms", "--swap-lock-timeout-ms", "60000"));
+            awaitSwapWaitingForTheLock();
+
+            // When another transaction holds the case's shadow row, the case's next event arrives and the projector
+            // commits: the swap gets its lock, reads the event, and its write of it waits for that transaction
+            other.setAutoCommit(false);
+            try (PreparedStatement ps = other.prepareStatement(
+                    "SELECT 1 FROM case_assignments_rebuild WHERE case_id = ? FOR UPDATE")) {
+                ps.setObject(1, caseId);
+                ps.executeQuery().close();
+            }
+            publish(List.of(CaseEvents.changed(caseId, 3).worker("w-3").supervisor("s-3").jurisdiction("georgia").build()));
+            projector.commit();
+            Awaitility.await("the rebuild to give up while its write of the tail still waits under the lock")
+                    .atMost(Duration.ofSeconds(60)).until(rebuild::isDone);
+            Cli.Run gaveUp = rebuild.get();
+
+            // Then each attempt let go of the lock at its deadline, and the live table is the one it was
+            assertThat(gaveUp.exit()).as(gaveUp.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(gaveUp.err()).contains("the swap did not fit in 300 ms under the lock; gave way (attempt 1 of 3)")
+                    .contains("did not fit in --swap-within 300 ms in 3 attempts")
+                    .contains("the live projection is unchanged");
+            assertThat(oid("case_assignments")).isEqualTo(liveTable);
+            assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 2L);
+            assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+            other.rollback();
+        }
+
+        // and once nothing holds the row, a rebuild swaps in what the events say
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 3L)
+                .containsEntry("assigned_worker_sub", "w-3").containsEntry("supervisor_sub", "s-3");
+    }
+
+    @Test
     void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndNotPutTheUndoneRebuildBackAgain() {
         // Given a swap that lowered an inflated row, and a case the projector moved after the swap
         UUID inflated = UUID.randomUUID();
@@ -529,6 +576,10 @@ class RebuildCommandIntegrationTests {
                 publisher.publishInOrder(topic, history);
             }
         }
+    }
+
+    private long oid(String table) {
+        return jdbc.queryForObject("SELECT to_regclass(?)::oid::bigint", Long.class, table);
     }
 
     private Map<String, Object> row(String table, UUID caseId) {
