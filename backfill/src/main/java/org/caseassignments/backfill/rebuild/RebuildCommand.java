@@ -79,8 +79,9 @@ public class RebuildCommand implements Callable<Integer> {
             + "JSON Lines, as `assignments --file`) before the events: needed when the topics' history is truncated.")
     Path fromSnapshot;
 
-    @Option(names = "--undo", description = "Put the previous projection back (carrying forward what moved since "
-            + "the swap, under the guard); the rebuilt one becomes the previous, so --undo again redoes.")
+    @Option(names = "--undo", description = "Put the previous projection back, with every row the rebuilt one holds "
+            + "at a higher revision carried back under the guard; the rebuilt one is kept as the previous, marked undone: "
+            + "a second --undo refuses (a new rebuild is the redo).")
     boolean undo;
 
     @Option(names = "--drop-previous", description = "Drop the projection an earlier swap replaced; no undo after this.")
@@ -91,8 +92,9 @@ public class RebuildCommand implements Callable<Integer> {
     int batchSize;
 
     @Option(names = "--swap-within", paramLabel = "DURATION", converter = DurationOption.class,
-            description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms (default: "
-                    + "backfill.rebuild.swap-within, 1s); a tail that would not fit is read outside the lock first.")
+            description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms; a bare number is "
+                    + "milliseconds (it was an event count in earlier versions) (default: backfill.rebuild.swap-within, "
+                    + "1s); a tail that would not fit is read outside the lock first.")
     Duration swapWithin;
 
     @Option(names = "--swap-lock-timeout-ms", paramLabel = "MS",

@@ -297,6 +297,22 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldSayInItsHelpThatASecondUndoRefusesAndThatSwapWithinIsADuration() {
+        // When
+        Cli.Run help = cli.run("rebuild", "--help");
+
+        // Then the help says what the command does now, and what an old event count in --swap-within becomes
+        assertThat(help.exit()).as(help.toString()).isEqualTo(ExitCodes.SUCCESS);
+        String text = help.out().replaceAll("\\s+", " ");
+        assertThat(text).contains("a second --undo refuses (a new rebuild is the redo)").doesNotContain("redoes")
+                .contains("a bare number is milliseconds (it was an event count in earlier versions)")
+                .contains("unreadable framing");
+        Cli.Run bad = cli.run("rebuild", "--swap-within", "5000 events");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(bad.err()).contains("--swap-within").contains("5000 events");
+    }
+
+    @Test
     void shouldReportEveryKindOfDifferenceOnADryRunAndChangeNothing() {
         // Given one case of each kind of difference, and a placement behind its case
         UUID higher = UUID.randomUUID();
