@@ -441,6 +441,31 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldNameEveryTruncatedPartitionAndItsFirstOffsetWhenMoreThanOneIsCut() throws Exception {
+        // Given histories on every partition, two of which lost their first records
+        List<RecordMetadata> sent = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            sent.addAll(publishReturning(history(UUID.randomUUID(), 1, "georgia")));
+        }
+        Map<Integer, List<RecordMetadata>> byPartition = sent.stream()
+                .collect(java.util.stream.Collectors.groupingBy(RecordMetadata::partition));
+        assertThat(byPartition).as("records on every partition").hasSize(3);
+        RecordMetadata firstKept = byPartition.get(0).get(1);
+        RecordMetadata otherKept = byPartition.get(2).get(3);
+        deleteRecordsBefore(firstKept);
+        deleteRecordsBefore(otherKept);
+
+        // When
+        Cli.Run refused = cli.run("rebuild", "--topics", topic, "--progress", "none");
+
+        // Then both are named, in order, with where each starts now, and nothing was created
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(refused.err()).contains("the history is truncated: " + topic + "-0 starts at offset "
+                + firstKept.offset() + ", " + topic + "-2 starts at offset " + otherKept.offset() + " (");
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
     void shouldRebuildTruncatedHistoryOnTopOfTheSnapshotItIsGiven(@TempDir Path dir) throws Exception {
         // Given a case at revision 7 whose history up to a redelivered revision 3 was deleted, and a snapshot of it at 7
         UUID caseId = UUID.randomUUID();
