@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -443,13 +444,14 @@ class RebuildCommandIntegrationTests {
     @Test
     void shouldNameEveryTruncatedPartitionAndItsFirstOffsetWhenMoreThanOneIsCut() throws Exception {
         // Given histories on every partition, two of which lost their first records
-        List<RecordMetadata> sent = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            sent.addAll(publishReturning(history(UUID.randomUUID(), 1, "georgia")));
+        Map<Integer, List<RecordMetadata>> byPartition = new java.util.HashMap<>();
+        java.util.function.BooleanSupplier fourOnEach = () -> byPartition.size() == 3
+                && byPartition.values().stream().allMatch(records -> records.size() >= 4);
+        for (int cases = 0; cases < 300 && !fourOnEach.getAsBoolean(); cases++) {
+            publishReturning(history(UUID.randomUUID(), 1, "georgia"))
+                    .forEach(m -> byPartition.computeIfAbsent(m.partition(), p -> new ArrayList<>()).add(m));
         }
-        Map<Integer, List<RecordMetadata>> byPartition = sent.stream()
-                .collect(java.util.stream.Collectors.groupingBy(RecordMetadata::partition));
-        assertThat(byPartition).as("records on every partition").hasSize(3);
+        assertThat(fourOnEach.getAsBoolean()).as("four records or more on every partition: " + byPartition).isTrue();
         RecordMetadata firstKept = byPartition.get(0).get(1);
         RecordMetadata otherKept = byPartition.get(2).get(3);
         deleteRecordsBefore(firstKept);
@@ -602,8 +604,10 @@ class RebuildCommandIntegrationTests {
 
     /** A swap's lock request more than a second younger than the newest shadow row: an attempt after one gave way. */
     private void awaitALockAttemptStartedLongAfterTheShadowWasWritten() {
+        // The rebuild runs on its own thread: until it has created the shadow, the query names no table yet.
         Awaitility.await("a lock attempt starting more than a second after the shadow was written")
-                .atMost(Duration.ofSeconds(60)).until(() -> jdbc.queryForObject("""
+                .atMost(Duration.ofSeconds(60)).ignoreException(BadSqlGrammarException.class)
+                .until(() -> jdbc.queryForObject("""
                         SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_stat_activity a ON a.pid = l.pid
                          WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND NOT l.granted
                            AND a.xact_start > (SELECT max(updated_at) FROM case_assignments_rebuild) + interval '1200 milliseconds'
