@@ -3,8 +3,10 @@ package org.caseassignments.backfill.rebuild;
 import java.time.Duration;
 
 /**
- * When the swap's lock must be let go: checked between the steps of the work done under it, so the lock is held
- * at most about its budget (plus one step). Passing it rolls the swap back; the rebuild catches up and tries again.
+ * When the swap's lock must be let go. Everything done under the lock is bounded by it: checked before each step,
+ * each poll waits at most the time left, the end offsets are asked for with the time left, and every statement is
+ * cancelled at it ({@link #statementTimeoutMillis}). Passing it rolls the swap back; the rebuild catches up and tries
+ * again. Decision 24.
  */
 record Deadline(long nanos) {
 
@@ -25,6 +27,21 @@ record Deadline(long nanos) {
     /** What is left, never negative. */
     Duration remaining() {
         return this == NONE ? Duration.ofDays(1) : Duration.ofNanos(Math.max(0, nanos - System.nanoTime()));
+    }
+
+    /** {@code wait}, or what is left if that is shorter: how long a call that blocks may wait. */
+    Duration atMost(Duration wait) {
+        Duration remaining = remaining();
+        return remaining.compareTo(wait) < 0 ? remaining : wait;
+    }
+
+    /**
+     * A {@code statement_timeout} that cancels a statement begun now at the deadline, not before it: the time left,
+     * rounded up to the millisecond, and at least 1 (0 would mean no timeout).
+     */
+    long statementTimeoutMillis() {
+        long left = Math.max(0, nanos - System.nanoTime());
+        return Math.max(1, (left + 999_999) / 1_000_000);
     }
 
     void check() {

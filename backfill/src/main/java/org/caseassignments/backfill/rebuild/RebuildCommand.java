@@ -31,7 +31,6 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,8 +79,9 @@ public class RebuildCommand implements Callable<Integer> {
             + "JSON Lines, as `assignments --file`) before the events: needed when the topics' history is truncated.")
     Path fromSnapshot;
 
-    @Option(names = "--undo", description = "Put the previous projection back (carrying forward what moved since "
-            + "the swap, under the guard); the rebuilt one becomes the previous, so --undo again redoes.")
+    @Option(names = "--undo", description = "Put the previous projection back, with every row the rebuilt one holds "
+            + "at a higher revision carried back under the guard; the rebuilt one is kept as the previous, marked undone: "
+            + "a second --undo refuses (a new rebuild is the redo).")
     boolean undo;
 
     @Option(names = "--drop-previous", description = "Drop the projection an earlier swap replaced; no undo after this.")
@@ -92,8 +92,9 @@ public class RebuildCommand implements Callable<Integer> {
     int batchSize;
 
     @Option(names = "--swap-within", paramLabel = "DURATION", converter = DurationOption.class,
-            description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms (default: "
-                    + "backfill.rebuild.swap-within, 1s); a tail that would not fit is read outside the lock first.")
+            description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms; a bare number is "
+                    + "milliseconds (it was an event count in earlier versions) (default: backfill.rebuild.swap-within, "
+                    + "1s); a tail that would not fit is read outside the lock first.")
     Duration swapWithin;
 
     @Option(names = "--swap-lock-timeout-ms", paramLabel = "MS",
@@ -166,9 +167,7 @@ public class RebuildCommand implements Callable<Integer> {
                         + "--from-snapshot FILE. Nothing was changed.");
                 return ExitCodes.COULD_NOT_START;
             }
-            TransactionTemplate nested = new TransactionTemplate(transactions);
-            // Nested: a transaction of its own while the shadow is built, a savepoint inside the swap's transaction.
-            nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+            ShadowTransactions nested = new ShadowTransactions(transactions, tables);
             AssignmentWriter shadowWriter = AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW);
             BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(meters, "rebuild"));
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
@@ -199,7 +198,7 @@ public class RebuildCommand implements Callable<Integer> {
             }
             Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
                     : properties.swapLockTimeout();
-            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, transactions, lockTimeout, swapWithin(),
+            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
                     properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
             if (swap.refused() != null) {
                 tables.dropShadow();

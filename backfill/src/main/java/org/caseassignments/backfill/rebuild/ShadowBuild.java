@@ -10,6 +10,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
@@ -58,6 +59,19 @@ final class ShadowBuild {
         return consumer.endOffsets(partitions);
     }
 
+    /**
+     * The live end, asked for under the swap's lock: waiting at most the time {@code deadline} leaves, and
+     * {@link Deadline.Passed} when the broker has not answered by then.
+     */
+    Map<TopicPartition, Long> liveEnd(Deadline deadline) {
+        deadline.check();
+        try {
+            return consumer.endOffsets(partitions, deadline.remaining());
+        } catch (TimeoutException e) {
+            throw new Deadline.Passed();
+        }
+    }
+
     /** Events between the shadow and the live end now. */
     long lag() {
         return lagTo(liveEnd());
@@ -85,7 +99,8 @@ final class ShadowBuild {
 
     /**
      * Reads and applies until every partition reached {@code ends}, never past them; under the swap's lock, stops
-     * with {@link Deadline.Passed} once the deadline has passed, checked before each poll and each write.
+     * with {@link Deadline.Passed} once the deadline has passed: checked before each poll and each write, no poll
+     * waits past it, and the writes' statements are cancelled at it ({@link ShadowTransactions}).
      */
     void drainTo(Map<TopicPartition, Long> ends, Deadline deadline) {
         while (lagTo(ends) > 0) {
@@ -151,7 +166,7 @@ final class ShadowBuild {
         consumer.pause(reached);
         while (batch.size() < batchSize && lagTo(ends) > 0) {
             deadline.check();
-            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(deadline.atMost(POLL));
             if (records.isEmpty()) {
                 break;
             }

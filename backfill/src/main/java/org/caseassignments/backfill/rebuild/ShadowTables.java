@@ -216,16 +216,27 @@ final class ShadowTables {
     }
 
     /**
-     * Inside the swap's transaction, holding the lock: the jurisdictions carried over again and what the swap would
-     * drop or lower, both for the rows written since {@code horizon} (the rest was done before the lock). Every
-     * statement from here to the commit is cancelled once {@code remaining} has passed (SQLSTATE 57014), so they
-     * cannot stretch the lock's hold.
+     * Inside the swap's transaction, holding the lock: throws {@link Deadline.Passed} once {@code deadline} has
+     * passed, and otherwise makes the statements that follow cancelled at it (SQLSTATE 57014), so none of them can
+     * stretch the lock's hold. {@code statement_timeout} bounds each statement alone, so it is set again before each.
      */
-    Losses checkUnderLock(Duration remaining, String horizon) {
-        jdbc.execute("SET LOCAL statement_timeout = '" + Math.max(1, remaining.toMillis()) + "ms'");
+    void boundStatements(Deadline deadline) {
+        deadline.check();
+        jdbc.execute("SET LOCAL statement_timeout = '" + deadline.statementTimeoutMillis() + "ms'");
+    }
+
+    /**
+     * Inside the swap's transaction, holding the lock: the jurisdictions carried over again and what the swap would
+     * drop or lower, both for the rows written since {@code horizon} (the rest was done before the lock); each
+     * statement cancelled at {@code deadline}.
+     */
+    Losses checkUnderLock(Deadline deadline, String horizon) {
+        boundStatements(deadline);
         jdbc.execute(LOOKUPS_BY_KEY);
         jdbc.update(CARRY_JURISDICTIONS_OF_LIVE_SINCE, horizon);
+        boundStatements(deadline);
         jdbc.update(CARRY_JURISDICTIONS_TO_SHADOW_SINCE, horizon);
+        boundStatements(deadline);
         return jdbc.queryForObject(LOSSES_SINCE, ShadowTables::losses, horizon);
     }
 
@@ -235,10 +246,15 @@ final class ShadowTables {
 
     /**
      * Inside the swap's transaction, holding the lock: the shadow becomes the projection, the projection the
-     * previous, marked with where an undo starts carrying rows back.
+     * previous, marked as a rebuild's (what an undo checks); each statement cancelled at {@code deadline} (a rename
+     * waits for any lock on the shadow).
      */
-    void swap() {
-        SWAP.forEach(jdbc::execute);
+    void swap(Deadline deadline) {
+        for (String rename : SWAP) {
+            boundStatements(deadline);
+            jdbc.execute(rename);
+        }
+        boundStatements(deadline);
         comment(PREVIOUS, MARKER + jdbc.queryForObject(NOW, String.class));
     }
 

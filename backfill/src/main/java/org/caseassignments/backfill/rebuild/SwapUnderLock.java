@@ -20,9 +20,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 final class SwapUnderLock {
 
     static final String LOCK_NOT_AVAILABLE = "55P03";
-    private static final String QUERY_CANCELED = "57014";
+    static final String QUERY_CANCELED = "57014";
 
     private final ShadowTables tables;
+    private final ShadowTransactions shadowWrites;
     private final TransactionTemplate swap;
     private final Duration lockTimeout;
     private final Duration within;
@@ -30,9 +31,10 @@ final class SwapUnderLock {
     private final boolean allowMissingCases;
     private final boolean allowLower;
 
-    SwapUnderLock(ShadowTables tables, PlatformTransactionManager transactions, Duration lockTimeout, Duration within,
-                  int attempts, boolean allowMissingCases, boolean allowLower) {
+    SwapUnderLock(ShadowTables tables, ShadowTransactions shadowWrites, PlatformTransactionManager transactions,
+                  Duration lockTimeout, Duration within, int attempts, boolean allowMissingCases, boolean allowLower) {
         this.tables = tables;
+        this.shadowWrites = shadowWrites;
         this.swap = new TransactionTemplate(transactions);
         this.lockTimeout = lockTimeout;
         this.within = within;
@@ -51,9 +53,12 @@ final class SwapUnderLock {
      * offsets again and the few events that arrived while the lock was awaited (a projector transaction that already
      * held the table could commit them); for the live rows written since {@code horizon}, the jurisdictions carried
      * over again and the check of what the swap would drop or lower (added to {@code before}, the same of the older
-     * rows); the renames. Each step checks the deadline {@code --swap-within} after the grant; once it has
-     * passed the transaction rolls back (every statement is also cancelled at it), and the rebuild catches up and
-     * asks again. Nothing the projector committed can be missing: it commits only events it has read, below the end
+     * rows); the renames. Everything under the lock is bounded by the deadline {@code --swap-within} after the
+     * grant: each step checks it, no poll and no request for the end offsets waits past it, and every statement from
+     * the grant on is cancelled at it ({@code statement_timeout}, set again before each). Once it has passed the
+     * transaction rolls back, and the rebuild catches up and asks again. The one wait it does not bound: decoding a
+     * record of the tail whose schema id the run has not met yet asks the schema registry, for at most the
+     * registry's own timeout (decision 24). Nothing the projector committed can be missing: it commits only events it has read, below the end
      * read under the lock, and it cannot commit while the lock is held. What it commits afterwards goes to the new
      * table, through its guard.
      */
@@ -76,15 +81,20 @@ final class SwapUnderLock {
                     tables.lockLive(lockTimeout);
                     granted[1] = System.nanoTime();
                     Deadline deadline = Deadline.after(within);
-                    shadow.drainTo(sized, deadline);
-                    shadow.drainTo(shadow.liveEnd(), deadline);
-                    losses[0] = before.plus(tables.checkUnderLock(deadline.remaining(), horizon));
+                    tables.boundStatements(deadline);
+                    shadowWrites.bound(deadline);
+                    try {
+                        shadow.drainTo(sized, deadline);
+                        shadow.drainTo(shadow.liveEnd(deadline), deadline);
+                    } finally {
+                        shadowWrites.bound(Deadline.NONE);
+                    }
+                    losses[0] = before.plus(tables.checkUnderLock(deadline, horizon));
                     if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
                         status.setRollbackOnly();
                         return;
                     }
-                    deadline.check();
-                    tables.swap();
+                    tables.swap(deadline);
                 });
                 if (losses[0].dropped() > 0 && !allowMissingCases || losses[0].lowered() > 0 && !allowLower) {
                     return new Outcome(null, losses[0]);
@@ -97,8 +107,10 @@ final class SwapUnderLock {
                 boolean gaveWay = e instanceof Deadline.Passed || sqlState(e, QUERY_CANCELED);
                 if (!gaveWay && !sqlState(e, LOCK_NOT_AVAILABLE) || attempt >= attempts) {
                     throw gaveWay ? new IllegalStateException("the swap did not fit in --swap-within " + within.toMillis()
-                            + " ms in " + attempt + " attempts (the topics' tail keeps growing faster than it is read, "
-                            + "or the checks under the lock take longer on a table this size): raise --swap-within", e)
+                            + " ms in " + attempt + " attempts (the topics' tail keeps growing faster than it is read, the "
+                            + "checks under the lock take longer on a table this size, or a statement under the lock "
+                            + "waits for a transaction holding the shadow's rows): raise --swap-within, or end that "
+                            + "transaction", e)
                             : (RuntimeException) e;
                 }
                 if (gaveWay) {

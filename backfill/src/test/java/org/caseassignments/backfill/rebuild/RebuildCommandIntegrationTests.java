@@ -216,6 +216,53 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldLetGoOfTheLockAtSwapWithinWhenAWriteOfTheTailUnderItWaitsAndSwapOnceNothingHoldsIt() throws Exception {
+        // Given a case whose events end at revision 2, and the projector in the middle of a transaction writing it
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction("georgia").insert(jdbc);
+        long liveTable = oid("case_assignments");
+        try (Connection projector = connection(); Connection other = connection()) {
+            projector.setAutoCommit(false);
+            new AssignmentWriter(new JdbcTemplate(new SingleConnectionDataSource(projector, true)))
+                    .apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s-2", 2)));
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--swap-within", "300ms", "--swap-lock-timeout-ms", "60000"));
+            awaitSwapWaitingForTheLock();
+
+            // When another transaction holds the case's shadow row, the case's next event arrives and the projector
+            // commits: the swap gets its lock, reads the event, and its write of it waits for that transaction
+            other.setAutoCommit(false);
+            try (PreparedStatement ps = other.prepareStatement(
+                    "SELECT 1 FROM case_assignments_rebuild WHERE case_id = ? FOR UPDATE")) {
+                ps.setObject(1, caseId);
+                ps.executeQuery().close();
+            }
+            publish(List.of(CaseEvents.changed(caseId, 3).worker("w-3").supervisor("s-3").jurisdiction("georgia").build()));
+            projector.commit();
+            Awaitility.await("the rebuild to give up while its write of the tail still waits under the lock")
+                    .atMost(Duration.ofSeconds(60)).until(rebuild::isDone);
+            Cli.Run gaveUp = rebuild.get();
+
+            // Then each attempt let go of the lock at its deadline, and the live table is the one it was
+            assertThat(gaveUp.exit()).as(gaveUp.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(gaveUp.err()).contains("the swap did not fit in 300 ms under the lock; gave way (attempt 1 of 3)")
+                    .contains("did not fit in --swap-within 300 ms in 3 attempts")
+                    .contains("the live projection is unchanged");
+            assertThat(oid("case_assignments")).isEqualTo(liveTable);
+            assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 2L);
+            assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+            other.rollback();
+        }
+
+        // and once nothing holds the row, a rebuild swaps in what the events say
+        Cli.Run run = cli.run("rebuild", "--topics", topic, "--progress", "none");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 3L)
+                .containsEntry("assigned_worker_sub", "w-3").containsEntry("supervisor_sub", "s-3");
+    }
+
+    @Test
     void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndNotPutTheUndoneRebuildBackAgain() {
         // Given a swap that lowered an inflated row, and a case the projector moved after the swap
         UUID inflated = UUID.randomUUID();
@@ -248,6 +295,22 @@ class RebuildCommandIntegrationTests {
         assertThat(drop.exit()).as(drop.toString()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
         assertThat(cli.run("rebuild", "--undo").exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+    }
+
+    @Test
+    void shouldSayInItsHelpThatASecondUndoRefusesAndThatSwapWithinIsADuration() {
+        // When
+        Cli.Run help = cli.run("rebuild", "--help");
+
+        // Then the help says what the command does now, and what an old event count in --swap-within becomes
+        assertThat(help.exit()).as(help.toString()).isEqualTo(ExitCodes.SUCCESS);
+        String text = help.out().replaceAll("\\s+", " ");
+        assertThat(text).contains("a second --undo refuses (a new rebuild is the redo)").doesNotContain("redoes")
+                .contains("a bare number is milliseconds (it was an event count in earlier versions)")
+                .contains("unreadable framing");
+        Cli.Run bad = cli.run("rebuild", "--swap-within", "5000 events");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(bad.err()).contains("--swap-within").contains("5000 events");
     }
 
     @Test
@@ -376,6 +439,32 @@ class RebuildCommandIntegrationTests {
                 .contains("--from-snapshot");
         assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 7L);
         assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
+    void shouldNameEveryTruncatedPartitionAndItsFirstOffsetWhenMoreThanOneIsCut() throws Exception {
+        // Given histories on every partition, two of which lost their first records
+        Map<Integer, List<RecordMetadata>> byPartition = new java.util.HashMap<>();
+        java.util.function.BooleanSupplier fourOnEach = () -> byPartition.size() == 3
+                && byPartition.values().stream().allMatch(records -> records.size() >= 4);
+        for (int cases = 0; cases < 300 && !fourOnEach.getAsBoolean(); cases++) {
+            publishReturning(history(UUID.randomUUID(), 1, "georgia"))
+                    .forEach(m -> byPartition.computeIfAbsent(m.partition(), p -> new ArrayList<>()).add(m));
+        }
+        assertThat(fourOnEach.getAsBoolean()).as("four records or more on every partition: " + byPartition).isTrue();
+        RecordMetadata firstKept = byPartition.get(0).get(1);
+        RecordMetadata otherKept = byPartition.get(2).get(3);
+        deleteRecordsBefore(firstKept);
+        deleteRecordsBefore(otherKept);
+
+        // When
+        Cli.Run refused = cli.run("rebuild", "--topics", topic, "--progress", "none");
+
+        // Then both are named, in order, with where each starts now, and nothing was created
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(refused.err()).contains("the history is truncated: " + topic + "-0 starts at offset "
+                + firstKept.offset() + ", " + topic + "-2 starts at offset " + otherKept.offset() + " (");
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild') IS NULL", Boolean.class)).isTrue();
     }
 
     @Test
@@ -515,11 +604,10 @@ class RebuildCommandIntegrationTests {
 
     /** A swap's lock request more than a second younger than the newest shadow row: an attempt after one gave way. */
     private void awaitALockAttemptStartedLongAfterTheShadowWasWritten() {
-        // the rebuild creates its shadow table after the wait begins, later still on a loaded machine
+        // The rebuild runs on its own thread: until it has created the shadow, the query names no table yet.
         Awaitility.await("a lock attempt starting more than a second after the shadow was written")
-                // the shadow table does not exist until the rebuild, started on another thread, has created it
-                .ignoreExceptionsInstanceOf(BadSqlGrammarException.class)
-                .atMost(Duration.ofSeconds(60)).until(() -> jdbc.queryForObject("""
+                .atMost(Duration.ofSeconds(60)).ignoreExceptionsInstanceOf(BadSqlGrammarException.class)
+                .until(() -> jdbc.queryForObject("""
                         SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_stat_activity a ON a.pid = l.pid
                          WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND NOT l.granted
                            AND a.xact_start > (SELECT max(updated_at) FROM case_assignments_rebuild) + interval '1200 milliseconds'
@@ -533,6 +621,10 @@ class RebuildCommandIntegrationTests {
                 publisher.publishInOrder(topic, history);
             }
         }
+    }
+
+    private long oid(String table) {
+        return jdbc.queryForObject("SELECT to_regclass(?)::oid::bigint", Long.class, table);
     }
 
     private Map<String, Object> row(String table, UUID caseId) {

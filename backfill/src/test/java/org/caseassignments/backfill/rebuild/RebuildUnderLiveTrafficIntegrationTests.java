@@ -34,15 +34,15 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import picocli.CommandLine;
 
 /**
- * A rebuild while the projector applies a steady stream of events: the swap's lock is held no longer than
- * {@code --swap-within}, and the projection afterwards holds exactly what the events say. The case count is what a
- * shared build machine manages in a test; {@code RebuildPerformance} runs the same at 100,000 cases.
+ * A rebuild of 100,000 cases while the projector applies a steady stream of events: the swap's lock is held no
+ * longer than {@code --swap-within}, and the projection afterwards holds exactly what the events say.
+ * {@code -Drebuild.live-traffic.cases=N} runs it at another size.
  */
 @RealDatabaseTest
 class RebuildUnderLiveTrafficIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-    static final int CASES = 20_000;
+    static final int CASES = Integer.getInteger("rebuild.live-traffic.cases", 100_000);
     static final int EVENTS_PER_TICK = 20;
     static final Duration TICK = Duration.ofMillis(100);
 
@@ -53,7 +53,7 @@ class RebuildUnderLiveTrafficIntegrationTests {
     final String topic = TestKafka.uniqueTopic("case.events");
 
     @Test
-    void shouldHoldTheSwapLockNoLongerThanSwapWithinWhileTwoHundredEventsASecondArriveAndEndAsTheEventsSay()
+    void shouldHoldTheSwapLockOfAHundredThousandCasesNoLongerThanSwapWithinWhileTwoHundredEventsASecondArriveAndEndAsTheEventsSay()
             throws Exception {
         // Given cases at revision 1, a projector applying the topic, and 200 events/s of changes arriving
         TestKafka.createTopics(3, topic);

@@ -14,6 +14,9 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
+import org.caseassignments.ingest.Rejection;
+import org.caseassignments.schemas.serde.RegistryStub;
+import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.RealDatabaseTest;
@@ -91,6 +94,38 @@ class RedriveCommandIntegrationTests {
         assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(run.out()).containsPattern("dead letters selected\\s+1\\n");
         assertThat(jdbc.queryForList("SELECT case_id FROM case_assignments", UUID.class)).containsExactly(first);
+    }
+
+    @Test
+    void shouldRefuseToStartWhenTheDeadLettersAreFramedForARegistryNoSettingNames() throws Exception {
+        // Given dead letters of events framed for a schema registry (dead-lettered while it was down), and a redrive
+        // with no registry configured
+        UUID caseId = UUID.randomUUID();
+        try (RegistryStub registry = new RegistryStub();
+             EventPublisher publisher = new EventPublisher(Map.of(SerdeSettings.REGISTRY_URL, registry.url().toString()))) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.created(caseId).worker("w-0").build(),
+                    CaseEvents.changed(caseId, 1).worker("w-1").build()));
+        }
+        try (EventPublisher publisher = new EventPublisher()) {
+            for (ConsumerRecord<byte[], byte[]> event : TopicRecords.readAll(topic)) {
+                DeadLetters.Letter letter = DeadLetters.letter(event.key(), event.value(), event.headers(),
+                        new Rejection("REGISTRY_UNAVAILABLE", "the registry did not answer"), topic, event.partition(),
+                        event.offset(), 1_000_000);
+                publisher.publishRaw(deadLetters, new String(letter.key(), StandardCharsets.UTF_8), letter.value(),
+                        letter.headers());
+            }
+        }
+        Map<TopicPartition, Long> held = LiveApplier.endOffsets(deadLetters);
+
+        // When
+        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--apply", "--progress", "none");
+
+        // Then it refuses, naming the setting, instead of reporting every letter as still failing
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("backfill redrive: refused").contains("framed for a schema registry")
+                .contains("SCHEMA_REGISTRY_URL");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();
+        assertThat(LiveApplier.endOffsets(deadLetters)).as("nothing re-sent to the dead-letter topic").isEqualTo(held);
     }
 
     private void deadLetterThroughAConstraintSinceRelaxed(UUID first, UUID second) {

@@ -1,0 +1,31 @@
+package org.caseassignments.backfill.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class DurationOptionTests {
+
+    final DurationOption option = new DurationOption();
+
+    @Test
+    void shouldReadADurationWithItsUnitOrInIsoForm() {
+        assertThat(option.convert("1s")).isEqualTo(Duration.ofSeconds(1));
+        assertThat(option.convert(" 500ms ")).isEqualTo(Duration.ofMillis(500));
+        assertThat(option.convert("PT2S")).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void shouldReadABareNumberAsMillisecondsSoAnEventCountKeptFromEarlierVersionsBecomesThatManyMilliseconds() {
+        assertThat(option.convert("5000")).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void shouldRefuseWhatIsNoDurationNamingIt() {
+        assertThatThrownBy(() -> option.convert("5000 events")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("5000 events");
+    }
+}
