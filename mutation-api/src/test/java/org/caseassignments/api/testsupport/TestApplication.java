@@ -1,5 +1,8 @@
 package org.caseassignments.api.testsupport;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -16,5 +19,21 @@ public final class TestApplication implements RealDatabaseTest.Properties {
         registry.add("api.etag-secret", () -> TestETags.SECRET);
         registry.add("policy.reload-interval", () -> "0s");
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "6");
+    }
+
+    /**
+     * The same properties but the pool's size, as command-line arguments, for a program that starts the application
+     * itself (a {@code *Performance} benchmark) on random ports; then the program's own ({@code --name=value}).
+     */
+    public static String[] arguments(TestDatabase database, String... own) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(),
+                "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
+                "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
+                "--api.etag-secret=" + TestETags.SECRET, "--policy.reload-interval=0s",
+                "--server.port=0", "--management.server.port=0"));
+        arguments.addAll(List.of(own));
+        return arguments.toArray(String[]::new);
     }
 }

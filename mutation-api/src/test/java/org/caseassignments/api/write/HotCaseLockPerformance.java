@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.KeepAliveHttp;
-import org.caseassignments.api.testsupport.TestETags;
+import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
@@ -57,15 +57,10 @@ public final class HotCaseLockPerformance {
         for (int i = 0; i < most; i++) {
             rows.add(Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc));
         }
-        String[] settings = {
-                "--spring.datasource.url=" + db.jdbcUrl(), "--spring.datasource.username=" + db.username(),
-                "--spring.datasource.password=" + db.password(),
+        String[] settings = TestApplication.arguments(db,
                 "--spring.datasource.hikari.maximum-pool-size=" + (most + 2),
                 "--server.tomcat.threads.max=" + (most + 8), "--server.tomcat.max-connections=" + (most + 64),
-                "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
-                "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
-                "--api.etag-secret=" + TestETags.SECRET, "--server.port=0", "--management.server.port=0",
-                "--policy.reload-interval=0s", "--logging.level.root=warn"};
+                "--logging.level.root=warn");
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class).run(settings)) {
             int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
             System.out.println("Load average at start: " + Files.readString(Path.of("/proc/loadavg")).strip());
