@@ -20,11 +20,8 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.schemas.events.CaseAssignment;
@@ -36,11 +33,11 @@ import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
-import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.caseassignments.projector.testsupport.DeadLetterReader;
 import org.caseassignments.projector.testsupport.ProjectorInstance;
 import org.caseassignments.projector.testsupport.ProjectorTopics;
 
@@ -146,23 +143,10 @@ class ProjectorDeadLetterIntegrationTests {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(int expected) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.GROUP_ID_CONFIG, "dead-letter-reader-" + UUID.randomUUID());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(TOPICS.deadLetter()));
-            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-            await("dead letters on " + TOPICS.deadLetter()).atMost(Duration.ofSeconds(30))
-                    .until(() -> {
-                        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                        return records.size() >= expected;
-                    });
-            records.sort(java.util.Comparator.comparingLong(r -> Long.parseLong(
-                    DeadLetters.header(r.headers(), DeadLetters.SOURCE_OFFSET))));
-            return records;
-        }
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(
+                DeadLetterReader.read(TOPICS.deadLetter(), expected, Duration.ZERO));
+        records.sort(java.util.Comparator.comparingLong(r -> Long.parseLong(
+                DeadLetters.header(r.headers(), DeadLetters.SOURCE_OFFSET))));
+        return records;
     }
 }
