@@ -59,6 +59,9 @@ public final class IngestMetrics {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(10)).maximumExpectedValue(Duration.ofDays(1))
                 .tag("source", source).register(registry);
+        // Every reason at 0 from the start, so that an alert's increase() sees the first dead letter of a reason
+        // (a counter born at 1 shows no increase).
+        Rejection.CODES.forEach(this::deadLettered);
     }
 
     private Counter skipped(String stage) {
@@ -104,9 +107,13 @@ public final class IngestMetrics {
     }
 
     public void deadLettered(Rejection rejection) {
-        deadLettered.computeIfAbsent(rejection.code(), code -> Counter.builder("case_assignments.events.dead_lettered")
+        deadLettered(rejection.code()).increment();
+    }
+
+    private Counter deadLettered(String reason) {
+        return deadLettered.computeIfAbsent(reason, code -> Counter.builder("case_assignments.events.dead_lettered")
                 .description("Records sent to the dead-letter topic, by reason")
                 .tag("source", source).tag("reason", code)
-                .register(registry)).increment();
+                .register(registry));
     }
 }

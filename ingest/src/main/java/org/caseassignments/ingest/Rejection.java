@@ -1,7 +1,12 @@
 package org.caseassignments.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 
+import org.caseassignments.schemas.serde.DecodeFailure;
+import org.caseassignments.store.DatabaseRejection;
 import org.caseassignments.store.StorableText;
 
 /**
@@ -26,6 +31,15 @@ public record Rejection(String code, String message) {
     public static final String KEY_MISMATCH = "KEY_MISMATCH";
     /** A subject PostgreSQL cannot store or this service does not accept ({@link StorableText}). */
     public static final String INVALID_TEXT = StorableText.INVALID_TEXT;
+
+    /** Every code a dead letter can carry: the permanent decode failures, the reasons above and PostgreSQL's. */
+    public static final List<String> CODES = Stream.of(
+            Arrays.stream(DecodeFailure.values()).filter(failure -> !failure.isTransient()).map(Enum::name),
+            Stream.of(NULL_VALUE, INVALID_CASE_ID, NEGATIVE_REVISION, UNEXPECTED_RECORD_TYPE, INVALID_JURISDICTION,
+                    INVALID_KEY, KEY_MISMATCH, INVALID_TEXT),
+            Stream.of(DatabaseRejection.DATA_EXCEPTION, DatabaseRejection.INTEGRITY_VIOLATION,
+                    DatabaseRejection.PROGRAM_LIMIT, DatabaseRejection.ROW_REFUSED))
+            .flatMap(codes -> codes).distinct().toList();
 
     static final int MAX_MESSAGE_LENGTH = 1_000;
     private static final int MAX_QUOTED_LENGTH = 80;

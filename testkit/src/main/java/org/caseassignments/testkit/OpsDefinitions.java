@@ -26,6 +26,9 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class OpsDefinitions {
 
+    /** Series Prometheus itself writes for every target it scrapes; no service exposes them. */
+    private static final Set<String> PER_TARGET_SERIES = Set.of("up", "scrape_duration_seconds",
+            "scrape_samples_scraped", "scrape_samples_post_metric_relabeling", "scrape_series_added");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]", Pattern.MULTILINE);
 
     private OpsDefinitions() {
@@ -73,13 +76,17 @@ public final class OpsDefinitions {
         return all;
     }
 
-    /** The metric names a service's dashboard panels and alert expressions (if it has rules) select. */
+    /**
+     * The metric names a service's dashboard panels and alert expressions (if it has rules) select, but the series
+     * Prometheus writes itself for each target ({@code up}).
+     */
     public static Set<String> metricNames(String service) {
         Set<String> names = new TreeSet<>();
         panelExpressions(dashboard(service)).values().forEach(exprs -> exprs.forEach(e -> names.addAll(PromQl.metricNames(e))));
         if (Files.exists(rules(service))) {
             alertRules(rules(service)).forEach(rule -> names.addAll(PromQl.metricNames(String.valueOf(rule.get("expr")))));
         }
+        names.removeAll(PER_TARGET_SERIES);
         return names;
     }
 

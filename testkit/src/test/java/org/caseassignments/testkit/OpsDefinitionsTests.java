@@ -18,13 +18,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shape of what ships under {@code ops/}: the rules files are Prometheus alerting rules whose
- * expressions read as PromQL, each alert has a severity, a summary and a runbook that exists in
+ * expressions read as PromQL and keep the {@code application} label, each alert has a severity, a summary, a
+ * description and a runbook that exists in
  * docs/operations.md, and every dashboard panel has an expression that reads as PromQL. That the metrics
  * they name exist is checked against each running service, in its own module.
  */
 class OpsDefinitionsTests {
 
-    private static final Pattern RUNBOOK = Pattern.compile("docs/operations\\.md#([a-z0-9-]+)");
+    /** Absolute under the external label {@code runbook_base} when Prometheus has it, relative otherwise. */
+    private static final Pattern RUNBOOK = Pattern.compile(
+            "\\{\\{ with \\$externalLabels\\.runbook_base }}\\{\\{ \\. }}/\\{\\{ end }}docs/operations\\.md#([a-z0-9-]+)");
+    private static final Pattern AGGREGATION_LABELS = Pattern.compile("\\bby \\(([^)]*)\\)");
     private static final Pattern DURATION = Pattern.compile("([0-9]+(ms|s|m|h|d|w|y))+");
 
     @Test
@@ -65,8 +69,17 @@ class OpsDefinitionsTests {
                 if (annotations == null || annotations.get("summary") == null) {
                     problems.add(alert + ": no summary");
                 }
+                if (annotations == null || annotations.get("description") == null) {
+                    problems.add(alert + ": no description");
+                }
+                Matcher by = AGGREGATION_LABELS.matcher(String.valueOf(rule.get("expr")));
+                while (by.find()) {
+                    if (!List.of(by.group(1).split(",\\s*")).contains("application")) {
+                        problems.add(alert + ": aggregates the application label away: by (" + by.group(1) + ")");
+                    }
+                }
                 if (!runbook.matches()) {
-                    problems.add(alert + ": runbook_url is not docs/operations.md#<section>");
+                    problems.add(alert + ": runbook_url is not <runbook_base>/docs/operations.md#<section>");
                 } else if (!anchors.contains(runbook.group(1))) {
                     problems.add(alert + ": docs/operations.md has no section #" + runbook.group(1));
                 }
@@ -76,7 +89,7 @@ class OpsDefinitionsTests {
             }
         }
         assertThat(problems).isEmpty();
-        assertThat(alerts).hasSizeGreaterThanOrEqualTo(13);
+        assertThat(alerts).hasSizeGreaterThanOrEqualTo(21);
     }
 
     @Test

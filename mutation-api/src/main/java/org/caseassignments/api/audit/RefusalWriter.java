@@ -39,6 +39,7 @@ class RefusalWriter implements SmartLifecycle {
     static final String DROPPED_METRIC = "audit.refusals.dropped";
     static final String WRITTEN_METRIC = "audit.refusals.written";
     static final String QUEUED_METRIC = "audit.refusals.queued";
+    static final String CAPACITY_METRIC = "audit.refusals.queue.capacity";
     static final String SUMMARISED_METRIC = "audit.refusals.summarised";
 
     private static final Logger LOG = LoggerFactory.getLogger(RefusalWriter.class);
@@ -73,6 +74,8 @@ class RefusalWriter implements SmartLifecycle {
         this.droppedFailed = Counter.builder(DROPPED_METRIC).tag("reason", "write_failed").register(meters);
         this.written = Counter.builder(WRITTEN_METRIC).register(meters);
         Gauge.builder(QUEUED_METRIC, this, writer -> writer.queue.size() + writer.crossJurisdiction.size()).register(meters);
+        Gauge.builder(CAPACITY_METRIC, this, writer -> writer.queue.remainingCapacity() + writer.queue.size()
+                + writer.crossJurisdiction.remainingCapacity() + writer.crossJurisdiction.size()).register(meters);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.cel.common.values.NullValue;
 import io.micrometer.core.instrument.Counter;
@@ -42,6 +43,7 @@ public final class PolicyEngine {
 
     private final RulesetRegistry registry;
     private final MeterRegistry meters;
+    private final Set<String> overBudgetCounted = ConcurrentHashMap.newKeySet();
 
     PolicyEngine(RulesetRegistry registry, MeterRegistry meters) {
         this.registry = registry;
@@ -134,15 +136,29 @@ public final class PolicyEngine {
                 .tag("resource", resource.type().wireName())
                 .register(meters)
                 .increment();
+        if (ruleset.isPresent() && overBudgetCounted.add(caller.jurisdiction())) {
+            for (Action each : Action.values()) {
+                for (ResourceType type : ResourceType.values()) {
+                    overBudget(caller.jurisdiction(), each, type);
+                }
+            }
+        }
         if (decision.overBudget()) {
-            Counter.builder(OVER_BUDGET_METRIC)
-                    .tag("jurisdiction", String.valueOf(decision.jurisdiction()))
-                    .tag("action", action.wireName())
-                    .tag("resource", resource.type().wireName())
-                    .register(meters)
-                    .increment();
+            overBudget(String.valueOf(decision.jurisdiction()), action, resource.type()).increment();
         }
         return decision;
+    }
+
+    /**
+     * Registered at 0 for every action and resource once a jurisdiction is first decided, so that an alert's
+     * {@code increase()} sees its first evaluation over budget (a counter born at 1 shows no increase).
+     */
+    private Counter overBudget(String jurisdiction, Action action, ResourceType type) {
+        return Counter.builder(OVER_BUDGET_METRIC)
+                .tag("jurisdiction", jurisdiction)
+                .tag("action", action.wireName())
+                .tag("resource", type.wireName())
+                .register(meters);
     }
 
     /** Fail closed: an unknown jurisdiction (null) matches no caller. */
