@@ -93,7 +93,8 @@ class JobMetricsIntegrationTests {
         // Then its last push, as the job ends, holds every metric the jobs dashboard names
         assertThat(pushed).as("pushes to the Pushgateway").isNotEmpty();
         String last = pushed.get(pushed.size() - 1);
-        assertThat(last).startsWith("PUT /metrics/job/case-assignments-backfill");
+        // in a group of its own, by subcommand and host, so that jobs running at once do not overwrite each other
+        assertThat(last).startsWith("PUT /metrics/job/case-assignments-backfill/command/replay/instance/");
         Set<String> missing = new TreeSet<>(OpsDefinitions.metricNames("jobs"));
         missing.removeAll(OpsDefinitions.exposed(last.substring(last.indexOf('\n') + 1)));
         assertThat(missing).as("named by ops/grafana/jobs.json, but not pushed by the job").isEmpty();
