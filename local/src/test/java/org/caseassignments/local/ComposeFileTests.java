@@ -63,7 +63,20 @@ class ComposeFileTests {
             assertThat(published).as("ports of %s", service)
                     .anySatisfy(mapping -> assertThat(String.valueOf(mapping)).endsWith(":" + port));
             String dockerfile = Files.readString(ROOT.resolve(moduleOf(service)).resolve("Dockerfile"));
-            assertThat(dockerfile).containsPattern("EXPOSE .*\\b" + port + "\\b").contains("localhost:" + port + "/readyz");
+            assertThat(dockerfile).containsPattern("EXPOSE .*\\b" + port + "\\b")
+                    .contains("/dev/tcp/localhost/" + port, "GET /readyz HTTP/1.0");
+        }
+    }
+
+    @Test
+    void shouldBuildImagesWithACachedRepositoryNoHttpClientAndAnExitOnOutOfMemory() throws IOException {
+        for (String module : List.of("projector", "mutation-api", "backfill")) {
+            String dockerfile = Files.readString(ROOT.resolve(module).resolve("Dockerfile"));
+            assertThat(dockerfile).as(module)
+                    .startsWith("# syntax=docker/dockerfile:1")
+                    .contains("RUN --mount=type=cache,target=/root/.m2 ./mvnw")
+                    .contains("\"-XX:+ExitOnOutOfMemoryError\"")
+                    .doesNotContain("curl", "apt-get");
         }
     }
 
