@@ -29,6 +29,8 @@ import picocli.CommandLine.Option;
 public final class LocalStack implements Callable<Integer> {
 
     static final String READY_LINE = "case-assignments is ready";
+    /** A service's management port is its own port + 1000 unless given: 8080 → 9080, 8081 → 9081. */
+    private static final int MANAGEMENT_OFFSET = 1000;
 
     @Option(names = "--data-dir", defaultValue = ".local-data", description = "Where data, keys and logs live (default: ${DEFAULT-VALUE}).")
     Path dataDir;
@@ -45,8 +47,16 @@ public final class LocalStack implements Callable<Integer> {
     @Option(names = "--api-port", defaultValue = "8080", description = "Mutation API port (default: ${DEFAULT-VALUE}).")
     int apiPort;
 
-    @Option(names = "--projector-port", defaultValue = "8081", description = "Projector probes port, /livez and /readyz (default: ${DEFAULT-VALUE}); its metrics are on PROJECTOR_MANAGEMENT_PORT.")
+    @Option(names = "--projector-port", defaultValue = "8081", description = "Projector probes port, /livez and /readyz (default: ${DEFAULT-VALUE}); its metrics are on the projector management port.")
     int projectorPort;
+
+    @Option(names = "--api-management-port", description = "Mutation API management port: health details, metrics, "
+            + "the Prometheus scrape (default: the API port + 1000, 9080).")
+    Integer apiManagementPort;
+
+    @Option(names = "--projector-management-port", description = "Projector management port: health details, metrics, "
+            + "the Prometheus scrape (default: the projector port + 1000, 9081).")
+    Integer projectorManagementPort;
 
     @Option(names = "--postgres-port", defaultValue = "54329", description = "PostgreSQL port (default: ${DEFAULT-VALUE}).")
     int postgresPort;
@@ -123,6 +133,8 @@ public final class LocalStack implements Callable<Integer> {
         Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
         env.put("PROJECTOR_PORT", Integer.toString(projectorPort));
+        env.put("PROJECTOR_MANAGEMENT_PORT", Integer.toString(
+                projectorManagementPort != null ? projectorManagementPort : projectorPort + MANAGEMENT_OFFSET));
         env.put("PROJECTOR_STATE_DIR", dataDir.resolve("projector-state").toAbsolutePath().toString());
         return env;
     }
@@ -130,6 +142,8 @@ public final class LocalStack implements Callable<Integer> {
     private Map<String, String> apiEnvironment(LocalDatabase database, LocalTokens tokens, String etagSecret) {
         Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
         env.put("MUTATION_API_PORT", Integer.toString(apiPort));
+        env.put("MUTATION_API_MANAGEMENT_PORT", Integer.toString(
+                apiManagementPort != null ? apiManagementPort : apiPort + MANAGEMENT_OFFSET));
         env.put("AUTH_ISSUER", LocalTokens.ISSUER);
         env.put("AUTH_AUDIENCE", LocalTokens.AUDIENCE);
         env.put("AUTH_PUBLIC_KEY_LOCATION", "file:" + tokens.publicKeyPem().toAbsolutePath());

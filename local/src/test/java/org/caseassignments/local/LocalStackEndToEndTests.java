@@ -46,8 +46,18 @@ class LocalStackEndToEndTests {
     private static String api;
     private static int kafkaPort;
 
+    /** What another stack on this machine would hold: the management ports ./run takes by default. */
+    private static final List<ServerSocket> HELD_DEFAULTS = new java.util.ArrayList<>();
+
     @BeforeAll
     static void startTheStackAsTheReadmeDoes() throws Exception {
+        for (int port : List.of(9080, 9081)) {
+            try {
+                HELD_DEFAULTS.add(new ServerSocket(port));
+            } catch (IOException alreadyHeld) {
+                // another stack holds it already, which is what this test wants
+            }
+        }
         int apiPort = freePort();
         kafkaPort = freePortWithFreeNext();
         api = "http://localhost:" + apiPort;
@@ -55,6 +65,8 @@ class LocalStackEndToEndTests {
         stack = new ProcessBuilder(List.of(ChildProcess.java(), "-cp", classpath, LocalStack.class.getName(),
                 "--fresh", "--data-dir", "local/target/e2e-data",
                 "--api-port", Integer.toString(apiPort), "--projector-port", Integer.toString(freePort()),
+                "--api-management-port", Integer.toString(freePort()),
+                "--projector-management-port", Integer.toString(freePort()),
                 "--postgres-port", Integer.toString(freePort()), "--kafka-port", Integer.toString(kafkaPort)))
                 .directory(ROOT.toFile())
                 .redirectErrorStream(true)
@@ -83,7 +95,10 @@ class LocalStackEndToEndTests {
     }
 
     @AfterAll
-    static void stopTheStack() throws InterruptedException {
+    static void stopTheStack() throws InterruptedException, IOException {
+        for (ServerSocket held : HELD_DEFAULTS) {
+            held.close();
+        }
         if (stack != null) {
             stack.destroy();
             assertThat(stack.waitFor(90, TimeUnit.SECONDS)).as("the stack stops on SIGTERM").isTrue();
