@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
@@ -63,6 +64,10 @@ class ProjectorProgressHealthIntegrationTests {
                 assertThat(details.get("reason").toString())
                         .contains(TOPICS.events() + "-0", "stuck at offset " + waiting.offset());
                 assertThat(projector.health("projectionCommits")).isEqualTo(Status.UP);
+                // and the partition's backlog is measured from the group's offsets, the consumer's own window aside
+                assertThat(projector.bean(MeterRegistry.class).get("case_assignments.input.lag")
+                        .tags("topic", TOPICS.events(), "partition", "0").gauge().value())
+                        .isEqualTo(2.0);
 
                 // When the registry answers again
                 registry.failWith(0);

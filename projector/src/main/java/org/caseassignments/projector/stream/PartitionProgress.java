@@ -43,6 +43,12 @@ final class PartitionProgress {
         });
     }
 
+    /** Records after the group's committed offset at the last observation; NaN before the first. */
+    double lag(TopicPartition partition) {
+        Observed observed = partitions.get(partition);
+        return observed == null ? Double.NaN : Math.max(0, observed.end() - observed.committed());
+    }
+
     /** The stalled partitions, the longest stalled first. */
     List<Stalled> stalled(Duration maxStall, Instant now) {
         List<Stalled> stalled = new ArrayList<>();

@@ -8,11 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -34,7 +37,9 @@ import org.springframework.kafka.core.KafkaAdmin;
  * commit the broker refuses, PostgreSQL refusing every batch. The details name the partition, the offset it is
  * stuck at and the last stream-thread failure. UP again by itself once the offset moves. Reads the group's
  * committed offsets and the partitions' ends with the admin client at most every {@link #REFRESH} (a probe that
- * asks more often sees the last reading).
+ * asks more often sees the last reading). Each partition's backlog from those readings is the gauge
+ * {@code case_assignments.input.lag}: end minus committed, known also when the consumer has stopped fetching (its
+ * own {@code records-lag} is NaN then) and never counting the restore consumer.
  */
 final class ProgressHealthIndicator implements HealthIndicator, AutoCloseable {
 
@@ -49,13 +54,16 @@ final class ProgressHealthIndicator implements HealthIndicator, AutoCloseable {
     private final Duration maxStall;
     private final StreamThreadFailures failures;
     private final Clock clock;
+    private final MeterRegistry meters;
     private final PartitionProgress progress = new PartitionProgress();
+    private final Set<TopicPartition> metered = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Instant> readAt = new AtomicReference<>(Instant.EPOCH);
     private volatile Admin admin;
     private volatile boolean down;
 
     ProgressHealthIndicator(StreamsBuilderFactoryBean factoryBean, KafkaAdmin kafkaAdmin, String groupId,
-                            Set<String> topics, Duration maxStall, StreamThreadFailures failures, Clock clock) {
+                            Set<String> topics, Duration maxStall, StreamThreadFailures failures, Clock clock,
+                            MeterRegistry meters) {
         this.factoryBean = factoryBean;
         this.kafkaAdmin = kafkaAdmin;
         this.groupId = groupId;
@@ -63,6 +71,7 @@ final class ProgressHealthIndicator implements HealthIndicator, AutoCloseable {
         this.maxStall = maxStall;
         this.failures = failures;
         this.clock = clock;
+        this.meters = meters;
     }
 
     @Override
@@ -123,6 +132,14 @@ final class ProgressHealthIndicator implements HealthIndicator, AutoCloseable {
             ends.forEach((partition, end) -> {
                 OffsetAndMetadata offset = committed.get(partition);
                 progress.observe(partition, offset == null ? 0 : offset.offset(), end, owned.contains(partition), now);
+                if (metered.add(partition)) {
+                    Gauge.builder("case_assignments.input.lag", progress, p -> p.lag(partition))
+                            .description("Records of an input partition after the group's committed offset (its end "
+                                    + "minus its committed offset, read with the admin client)")
+                            .baseUnit("records")
+                            .tag("topic", partition.topic()).tag("partition", Integer.toString(partition.partition()))
+                            .register(meters);
+                }
             });
         } catch (Exception e) {
             if (e instanceof InterruptedException) {

@@ -107,8 +107,9 @@ class StreamsConfiguration {
     @Bean
     ProgressHealthIndicator projectionProgressHealthIndicator(StreamsBuilderFactoryBean factoryBean, KafkaAdmin kafkaAdmin,
                                                               ProjectorProperties properties, CaseTopics topics,
-                                                              StreamThreadFailures failures) {
+                                                              StreamThreadFailures failures, MeterRegistry meters) {
         return new ProgressHealthIndicator(factoryBean, kafkaAdmin, properties.applicationId(),
-                Set.copyOf(topics.eventTopicNames()), properties.health().maxStall(), failures, Clock.systemUTC());
+                Set.copyOf(topics.eventTopicNames()), properties.health().maxStall(), failures, Clock.systemUTC(),
+                meters);
     }
 }
