@@ -1,5 +1,7 @@
 package org.caseassignments.backfill;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.context.annotation.Bean;
@@ -40,17 +42,27 @@ class CommandLineRunnerConfiguration {
     }
 
     @Bean
-    CommandRunner commandRunner(CommandLine commandLine) {
-        return new CommandRunner(commandLine);
+    CommandRunner commandRunner(CommandLine commandLine, MeterRegistry meters) {
+        return new CommandRunner(commandLine, meters);
     }
 
-    /** Executes the command once at startup; usage errors exit 2 as picocli reports them. */
+    /**
+     * Executes the command once at startup; usage errors exit 2 as picocli reports them. Its exit code is the gauge
+     * {@code backfill.job.exit_code} (-1 while it runs), pushed with the job's last push, so a failed job alerts.
+     */
     static final class CommandRunner implements CommandLineRunner, ExitCodeGenerator {
-        private final CommandLine commandLine;
-        private int exitCode;
+        static final String EXIT_CODE_METRIC = "backfill.job.exit_code";
+        private static final int RUNNING = -1;
 
-        CommandRunner(CommandLine commandLine) {
+        private final CommandLine commandLine;
+        private volatile int exitCode = RUNNING;
+
+        CommandRunner(CommandLine commandLine, MeterRegistry meters) {
             this.commandLine = commandLine;
+            Gauge.builder(EXIT_CODE_METRIC, this, runner -> runner.exitCode)
+                    .description("The job's exit code once it ended (0 done, 1 rejected rows, 2 failed or bad usage, "
+                            + "3 stopped before the end); -1 while it runs")
+                    .register(meters);
         }
 
         @Override
@@ -60,7 +72,7 @@ class CommandLineRunnerConfiguration {
 
         @Override
         public int getExitCode() {
-            return exitCode;
+            return Math.max(exitCode, ExitCodes.SUCCESS);
         }
     }
 }

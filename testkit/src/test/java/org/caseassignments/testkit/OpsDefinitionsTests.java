@@ -36,7 +36,7 @@ class OpsDefinitionsTests {
         assertThat(names(OpsDefinitions.root().resolve("grafana"), ".json"))
                 .containsExactlyInAnyOrder("projector", "mutation-api", "jobs");
         assertThat(names(OpsDefinitions.root().resolve("prometheus"), ".rules.yml"))
-                .containsExactlyInAnyOrder("projector", "mutation-api");
+                .containsExactlyInAnyOrder("projector", "mutation-api", "jobs");
     }
 
     @Test
@@ -44,7 +44,7 @@ class OpsDefinitionsTests {
         Set<String> anchors = anchors(OpsDefinitions.root().resolveSibling("docs/operations.md"));
         List<String> problems = new ArrayList<>();
         Set<String> alerts = new HashSet<>();
-        for (String service : List.of("projector", "mutation-api")) {
+        for (String service : List.of("projector", "mutation-api", "jobs")) {
             for (Map<String, Object> rule : OpsDefinitions.alertRules(OpsDefinitions.rules(service))) {
                 String alert = String.valueOf(rule.get("alert"));
                 if (!alerts.add(alert)) {
