@@ -47,7 +47,8 @@ class IdempotencyAcrossInstancesIntegrationTests {
                 "--spring.datasource.password=" + DB.password(), "--spring.datasource.hikari.maximum-pool-size=4",
                 "--auth.issuer=" + TestTokens.ISSUER, "--auth.audience=" + TestTokens.AUDIENCE,
                 "--auth.public-key-location=file:" + TestTokens.publicKeyPem(), "--auth.jwk-set-uri=",
-                "--api.etag-secret=" + TestETags.SECRET, "--server.port=0", "--policy.reload-interval=0s",
+                "--api.etag-secret=" + TestETags.SECRET, "--server.port=0", "--management.server.port=0",
+                "--policy.reload-interval=0s",
                 "--spring.main.banner-mode=off");
         otherApi = new ApiClient(Integer.parseInt(other.getEnvironment().getProperty("local.server.port")));
     }
