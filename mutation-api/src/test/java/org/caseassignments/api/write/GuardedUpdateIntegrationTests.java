@@ -88,7 +88,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldRefuse409WhenAssignmentChangesBetweenPreReadAndLockThenLetOnlyTheNewAssigneeRetry() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String formerAssignee = TestTokens.caseworker("w-old").token();
 
         Reply raced;
@@ -130,7 +131,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldAuthorizeAgainstTheProjectionWhenARowsCopyOfTheAssignmentIsAheadOfIt() {
         UUID caseId = Cases.assignedTo(jdbc, "w-new", "s-1", 3);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(7).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(7)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         UUID option = Rows.kinshipOption(caseId).worker("w-old").supervisor("s-1").revision(7).insert(jdbc);
         String formerAssignee = TestTokens.caseworker("w-old").token();
         String assignee = TestTokens.caseworker("w-new").token();
@@ -155,7 +157,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldRefuse409EvenWhenIfMatchAlsoListsTheVersionTheReassignmentProduces() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         Reply raced;
         try (OpenTransaction reassignment = reassign(caseId, "w-new", "s-1", 2)) {
@@ -252,7 +255,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldAnswerADeniedUpdateWithoutOpeningATransactionOrWaitingForTheRowLock() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String stranger = TestTokens.caseworker("w-stranger").token();
 
         try (OpenTransaction holder = lockRow("placements", placement)) {
@@ -296,7 +300,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldRefuse409WhenTheCaseMovesToAnotherJurisdictionBetweenPreReadAndLockAndWriteNothing() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String admin = TestTokens.admin("a-1").token();
         String etag = api.get("/placements/" + placement, admin).etag();
 
