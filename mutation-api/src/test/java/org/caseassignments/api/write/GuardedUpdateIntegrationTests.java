@@ -196,6 +196,33 @@ class GuardedUpdateIntegrationTests {
         assertThat(retry.json().path("approved").asBoolean()).isTrue();
     }
 
+    /**
+     * ADR-060 D1: the assigned worker stays assigned, only the supervisor moves while the worker's PATCH waits for the
+     * row; the pair the decision consumed changed, so the answer is a retriable 409 even though a fresh evaluation
+     * allows the worker, and the retry with the new tag succeeds.
+     */
+    @Test
+    void shouldRefuse409ToAWorkerWhoseCaseChangesSupervisorMidFlightAndLetTheRetrySucceed() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String worker = TestTokens.caseworker("w-1").token();
+
+        Reply raced;
+        try (OpenTransaction reassignment = reassign(caseId, "w-1", "s-2", 2)) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement).token(worker)
+                            .ifMatch(TestETags.placement(placement, 1) + ", " + TestETags.placement(placement, 2))
+                            .json("{\"start_date\": \"2026-05-01\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        Reply retry = api.patch("/placements/" + placement, worker, api.get("/placements/" + placement, worker).etag(),
+                "{\"start_date\": \"2026-05-01\"}");
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(200);
+        assertThat(retry.text("supervisor_sub")).isEqualTo("s-2");
+    }
+
     @Test
     void shouldAnswer404ToAKinshipUpdateRacingItsDeleteAndNeverResurrectTheOption() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
@@ -324,7 +351,8 @@ class GuardedUpdateIntegrationTests {
     /**
      * The supervisor half of the pair: under Texas, a supervisor's decision reads {@code supervisor_sub}, and a
      * reassignment that moves only the supervisor (the worker stays) between pre-read and lock refuses the
-     * former supervisor's write.
+     * former supervisor's write. If-Match lists the version the reassignment produces as well, so the refusal is the
+     * staleness gate's: without it the write would commit, not fail on 412.
      */
     @Test
     void shouldRefuse409WhenOnlyTheSupervisorChangesBetweenPreReadAndLock() throws Exception {
@@ -336,7 +364,8 @@ class GuardedUpdateIntegrationTests {
         try (OpenTransaction reassignment = reassign(caseId, "w-1", "s-new", 2)) {
             raced = Race.commitWhileItWaits(api, backends, reassignment,
                     ApiClient.request("PATCH", "/placements/" + placement).token(formerSupervisor)
-                            .ifMatch(TestETags.placement(placement, 1)).json("{\"status\": \"CANCELLED\"}"));
+                            .ifMatch(TestETags.placement(placement, 1) + ", " + TestETags.placement(placement, 2))
+                            .json("{\"status\": \"CANCELLED\"}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
