@@ -68,14 +68,24 @@ final class Banner {
                    # the case's assignment, from the projection
                    curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" %s/cases/%s/assignment
 
-                   # create a placement as the assigned caseworker; keep its URL and ETag
+                   # a supervisor registers a foster home (PENDING) and activates its license
+                   FOSTER_HOME=%s$(curl -s -o /dev/null -w '%%header{location}' -X POST \\
+                     -H "Authorization: Bearer $GEORGIA_SUPERVISOR_TOKEN" -H 'Content-Type: application/json' \\
+                     -d '{"name":"Maple House","license_number":"GA-'$RANDOM'","admin_unit":"%s","capacity":2}' \\
+                     %s/foster-homes)
+                   curl -s -w '\\n' -X PATCH -H "Authorization: Bearer $GEORGIA_SUPERVISOR_TOKEN" -H 'Content-Type: application/json' \\
+                     -H "If-Match: $(curl -s -o /dev/null -w '%%header{etag}' -H "Authorization: Bearer $GEORGIA_SUPERVISOR_TOKEN" $FOSTER_HOME)" \\
+                     -d '{"license_status":"ACTIVE"}' $FOSTER_HOME
+
+                   # propose a placement in that home as the assigned caseworker; keep its URL and ETag
                    PLACEMENT=%s$(curl -s -o /dev/null -w '%%header{location}' -X POST \\
                      -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H 'Content-Type: application/json' \\
-                     -d '{"start_date":"2026-12-01"}' %s/cases/%s/placements)
+                     -d '{"foster_home_id":"'${FOSTER_HOME##*/}'","start_date":"2026-12-01"}' %s/cases/%s/placements)
                    ETAG=$(curl -s -o /dev/null -w '%%header{etag}' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT)
                    curl -s -w '\\n' -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" $PLACEMENT
 
-                   # change it, guarded by If-Match (a second run with the same ETag answers 412)
+                   # activate it (the child is placed), guarded by If-Match (a second run with the same ETag answers 412);
+                   # an ACTIVE placement is always in a licensed home of the case's jurisdiction, with room left
                    curl -s -w '\\n' -X PATCH -H "Authorization: Bearer $GEORGIA_CASEWORKER_TOKEN" -H "If-Match: $ETAG" \\
                      -H 'Content-Type: application/json' -d '{"status":"ACTIVE"}' $PLACEMENT
 
@@ -84,6 +94,6 @@ final class Banner {
 
                  Ctrl-C stops everything. Start again with the same data, or with --fresh for none.
                 ──────────────────────────────────────────────────────────────────────────────
-                """, api, caseId, api, api, caseId);
+                """, api, caseId, api, LocalTokens.adminUnit("georgia"), api, api, api, caseId);
     }
 }

@@ -113,9 +113,20 @@ class LocalStackEndToEndTests {
         assertThat(TOKENS).containsKeys(LocalTokens.JURISDICTIONS.stream()
                 .flatMap(j -> LocalTokens.ROLES.stream().map(r -> LocalTokens.variable(j, r))).toArray(String[]::new));
 
-        // the assigned caseworker creates a placement
+        // as the banner shows: a supervisor registers a home and activates its license, the caseworker proposes a
+        // placement in it
+        String supervisor = TOKENS.get("GEORGIA_SUPERVISOR_TOKEN");
+        HttpResponse<String> home = send("POST", "/foster-homes", supervisor, null, "{\"name\":\"Maple House\","
+                + "\"license_number\":\"GA-E2E-1\",\"admin_unit\":\"" + LocalTokens.adminUnit("georgia") + "\",\"capacity\":2}");
+        assertThat(home.statusCode()).as(home.body()).isEqualTo(201);
+        String homePath = home.headers().firstValue("Location").map(l -> l.startsWith("http") ? URI.create(l).getPath() : l)
+                .orElseThrow();
+        HttpResponse<String> licensed = send("PATCH", homePath, supervisor, home.headers().firstValue("ETag").orElseThrow(),
+                "{\"license_status\":\"ACTIVE\"}");
+        assertThat(licensed.statusCode()).as(licensed.body()).isEqualTo(200);
+        String homeId = homePath.substring(homePath.lastIndexOf('/') + 1);
         HttpResponse<String> created = send("POST", "/cases/" + caseId + "/placements", former, null,
-                "{\"start_date\":\"2026-12-01\"}");
+                "{\"foster_home_id\":\"" + homeId + "\",\"start_date\":\"2026-12-01\"}");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String placement = created.headers().firstValue("Location").map(l -> l.startsWith("http") ? URI.create(l).getPath() : l)
                 .orElseThrow();

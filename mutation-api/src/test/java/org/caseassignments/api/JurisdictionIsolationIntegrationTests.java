@@ -87,10 +87,10 @@ class JurisdictionIsolationIntegrationTests {
             case UNKNOWN -> null;
         };
         UUID caseId = Cases.assignedTo(jdbc, ME, ME, 1, recordJurisdiction);
-        UUID placement = Rows.placement(caseId).worker(ME).supervisor(ME).revision(1).insert(jdbc);
+        UUID home = Rows.fosterHome().adminUnit(UNIT).jurisdiction(recordJurisdiction).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker(ME).supervisor(ME).revision(1).in(home).insert(jdbc);
         UUID kinship = Rows.kinshipOption(caseId).worker(ME).supervisor(ME).revision(1).insert(jdbc);
         UUID doomedKinship = Rows.kinshipOption(caseId).worker(ME).supervisor(ME).revision(1).insert(jdbc);
-        UUID home = Rows.fosterHome().adminUnit(UNIT).jurisdiction(recordJurisdiction).insert(jdbc);
         String token = TestTokens.subject(ME).roles(role.equals("none") ? new String[0] : new String[] {role})
                 .jurisdiction(jurisdiction).adminUnits(UNIT).token();
 

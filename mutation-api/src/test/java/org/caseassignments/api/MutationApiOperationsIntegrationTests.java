@@ -14,6 +14,7 @@ import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.OpsDefinitions;
+import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,10 +39,11 @@ class MutationApiOperationsIntegrationTests {
         ApiClient api = new ApiClient(port("local.server.port"));
         String worker = TestTokens.caseworker("w-1").token();
         UUID caseId = Cases.assignedTo(DB.jdbc(), "w-1", "s-1", 1);
+        String inAHome = "{\"foster_home_id\": \"" + Rows.fosterHome().insert(DB.jdbc()) + "\"}";
         Reply created = api.send(ApiClient.request("POST", "/cases/" + caseId + "/placements").token(worker)
-                .header("Idempotency-Key", "k-1").json("{}"));
+                .header("Idempotency-Key", "k-1").json(inAHome));
         Reply retried = api.send(ApiClient.request("POST", "/cases/" + caseId + "/placements").token(worker)
-                .header("Idempotency-Key", "k-1").json("{}"));
+                .header("Idempotency-Key", "k-1").json(inAHome));
         String path = "/placements/" + created.text("id");
         Reply read = api.get(path, worker);
         Reply activated = api.patch(path, worker, read.etag(), "{\"status\": \"ACTIVE\"}");

@@ -27,6 +27,15 @@ public final class HomeGate {
     /** A home's capacity lowered below the placements ACTIVE in it. */
     public static final String BELOW_OCCUPANCY = "CAH03";
 
+    /** A placement becoming ACTIVE with no home, or an ACTIVE placement's home cleared. */
+    public static final String NEEDS_HOME = "CAH04";
+
+    /** The home of an ENDED or CANCELLED placement changed, or changed by the write that ends or cancels it. */
+    public static final String FINAL_KEEPS_HOME = "CAH05";
+
+    /** A placement activated in, or moved or created into, a home of another jurisdiction than its case's. */
+    public static final String OTHER_JURISDICTION = "CAH06";
+
     private HomeGate() {
     }
 }

@@ -35,7 +35,8 @@ public class AuditTrail {
 
     private static final Set<ProblemCode> RECORDED_REFUSALS = EnumSet.of(ProblemCode.CONCURRENT_MODIFICATION,
             ProblemCode.PRECONDITION_FAILED, ProblemCode.HOME_AT_CAPACITY, ProblemCode.HOME_NOT_LICENSED,
-            ProblemCode.CAPACITY_BELOW_OCCUPANCY);
+            ProblemCode.CAPACITY_BELOW_OCCUPANCY, ProblemCode.PLACEMENT_NEEDS_HOME, ProblemCode.FINAL_PLACEMENT_KEEPS_HOME,
+            ProblemCode.HOME_OF_ANOTHER_JURISDICTION);
 
     private final AuditRecords records;
     private final RefusalWriter refusals;

@@ -53,6 +53,6 @@ class FosterHomeUpdate implements ResourceUpdate<FosterHome> {
 
     @Override
     public FosterHome write(FosterHome locked) {
-        return homes.update(locked.with(change));
+        return homes.update(locked, locked.with(change));
     }
 }

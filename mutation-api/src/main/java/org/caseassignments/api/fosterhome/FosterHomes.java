@@ -3,6 +3,8 @@ package org.caseassignments.api.fosterhome;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -47,9 +49,23 @@ class FosterHomes {
             VALUES (?, ?, ?, 'PENDING', ?, ?, ?)
             RETURNING\s""" + COLUMNS;
 
+    /**
+     * Every column but {@code license_number}. With a BEFORE UPDATE row trigger on the table (the capacity gate),
+     * PostgreSQL picks the tuple lock from the columns SET names, not from whether their values change: naming the
+     * key column would take the key-strength lock, which a placement insert's foreign-key check ({@code FOR KEY
+     * SHARE}) waits for, on every rename (ADR-060 D7). So the key column is named only by {@link #UPDATE_LICENSE_NUMBER}.
+     */
     private static final String UPDATE = """
             UPDATE foster_homes
-               SET name = ?, license_number = ?, license_status = ?, admin_unit = ?, capacity = ?,
+               SET name = ?, license_status = ?, admin_unit = ?, capacity = ?,
+                   row_version = row_version + 1, updated_at = now()
+             WHERE id = ? AND row_version = ?
+            RETURNING\s""" + COLUMNS;
+
+    /** A change of the licence number: the one update that takes the key-strength lock, as D7 allows. */
+    private static final String UPDATE_LICENSE_NUMBER = """
+            UPDATE foster_homes
+               SET name = ?, license_status = ?, admin_unit = ?, capacity = ?, license_number = ?,
                    row_version = row_version + 1, updated_at = now()
              WHERE id = ? AND row_version = ?
             RETURNING\s""" + COLUMNS;
@@ -78,12 +94,17 @@ class FosterHomes {
         }
     }
 
-    /** Writes the changed fields over the locked row at its locked version. */
-    FosterHome update(FosterHome changed) {
+    /** Writes the changed fields over the locked row at its locked version; the licence number only when it changes. */
+    FosterHome update(FosterHome locked, FosterHome changed) {
+        boolean renumbers = !changed.licenseNumber().equals(locked.licenseNumber());
+        List<Object> values = new ArrayList<>(List.of(changed.name(), changed.licenseStatus().name(), changed.adminUnit()));
+        values.add(changed.capacity()); // may be null: no limit
+        if (renumbers) {
+            values.add(changed.licenseNumber());
+        }
+        values.addAll(List.of(changed.id(), changed.rowVersion()));
         try {
-            return jdbc.query(UPDATE, FosterHomes::map, changed.name(), changed.licenseNumber(),
-                            changed.licenseStatus().name(), changed.adminUnit(), changed.capacity(), changed.id(),
-                            changed.rowVersion())
+            return jdbc.query(renumbers ? UPDATE_LICENSE_NUMBER : UPDATE, FosterHomes::map, values.toArray())
                     .stream().findFirst()
                     .orElseThrow(() -> new IllegalStateException("foster home " + changed.id() + " changed under its row lock"));
         } catch (DuplicateKeyException e) {

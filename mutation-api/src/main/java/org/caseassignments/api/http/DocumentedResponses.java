@@ -109,7 +109,8 @@ final class DocumentedResponses implements OperationCustomizer {
         if (method == RequestMethod.POST || conditionalWrite) {
             problem(responses, "409", "A concurrent change, a refused state transition or a duplicate; for placements "
                     + "and foster homes also the foster-home gate: HOME_AT_CAPACITY, HOME_NOT_LICENSED, "
-                    + "CAPACITY_BELOW_OCCUPANCY"
+                    + "CAPACITY_BELOW_OCCUPANCY, PLACEMENT_NEEDS_HOME, FINAL_PLACEMENT_KEEPS_HOME, "
+                    + "HOME_OF_ANOTHER_JURISDICTION"
                     + (caseScopedWrite ? "; PROJECTION_BEHIND when Min-Assignment-Revision was not reached in time" : "")
                     + (method == RequestMethod.POST ? "; IDEMPOTENCY_KEY_IN_USE while a request with the key is in "
                     + "flight (retry)" : ""));

@@ -18,7 +18,10 @@ public final class HomeGateRefusals {
     private static final Map<String, ProblemCode> CODES = Map.of(
             HomeGate.AT_CAPACITY, ProblemCode.HOME_AT_CAPACITY,
             HomeGate.NOT_LICENSED, ProblemCode.HOME_NOT_LICENSED,
-            HomeGate.BELOW_OCCUPANCY, ProblemCode.CAPACITY_BELOW_OCCUPANCY);
+            HomeGate.BELOW_OCCUPANCY, ProblemCode.CAPACITY_BELOW_OCCUPANCY,
+            HomeGate.NEEDS_HOME, ProblemCode.PLACEMENT_NEEDS_HOME,
+            HomeGate.FINAL_KEEPS_HOME, ProblemCode.FINAL_PLACEMENT_KEEPS_HOME,
+            HomeGate.OTHER_JURISDICTION, ProblemCode.HOME_OF_ANOTHER_JURISDICTION);
 
     private HomeGateRefusals() {
     }

@@ -84,7 +84,8 @@ class AuditTrailIntegrationTests {
     @Test
     void shouldRecordAPlacementUpdateWithTheLockedAssignmentAndBothVersions() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 3);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(3).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(3)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         Reply updated = api.patch("/placements/" + placement, TestTokens.supervisor("s-1").token(),
                 TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
@@ -174,7 +175,8 @@ class AuditTrailIntegrationTests {
     @Test
     void shouldRollTheWriteBackWhenItsRecordCannotBeInserted() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String partition = jdbc.queryForObject("""
                 SELECT 'audit_records_' || to_char(now() AT TIME ZONE 'UTC', '"y"YYYY"m"MM')""", String.class);
 
@@ -196,7 +198,8 @@ class AuditTrailIntegrationTests {
     @Test
     void shouldRecordA403WithTheDenyingRulesetAndNoWrite() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         Reply denied = api.patch("/placements/" + placement, TestTokens.caseworker("w-stranger").token(),
                 TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
@@ -265,7 +268,8 @@ class AuditTrailIntegrationTests {
     @Test
     void shouldRecordA409WhenTheAssignmentChangesUnderTheRequest() {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         Reply raced;
         try (OpenTransaction reassignment = OpenTransaction.begin(DB.dataSource(), other -> new AssignmentWriter(other)
@@ -313,7 +317,8 @@ class AuditTrailIntegrationTests {
     @Test
     void shouldRecordTheTraceOfTheEventThatSetTheAssignmentAnUpdateHeld() {
         UUID caseId = tracedCase("w-1", "s-1", TRACE);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         Reply updated = api.patch("/placements/" + placement, TestTokens.supervisor("s-1").token(),
                 TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");
@@ -338,7 +343,8 @@ class AuditTrailIntegrationTests {
     void shouldNameTheReassignmentsTraceInThe409AndItsRecordWhenTheAssignmentChangesUnderTheRequest() {
         // Given a placement of a case whose assignment an event with a trace is about to change
         UUID caseId = tracedCase("w-old", "s-1", TRACE);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(2).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(2)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         // When the reassignment commits while the update waits for the case's row
         Reply raced;
@@ -370,7 +376,8 @@ class AuditTrailIntegrationTests {
     void shouldNameTheTransfersTraceInThe409AndItsRecordWhenTheCaseMovesToAnotherJurisdictionUnderTheRequest() {
         // Given a placement of a Georgia case, and another Georgia case, each about to move to Texas by a traced event
         UUID updated = tracedCase("w-1", "s-1", TRACE);
-        UUID placement = Rows.placement(updated).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        UUID placement = Rows.placement(updated).worker("w-1").supervisor("s-1").revision(2)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         UUID createdUnder = tracedCase("w-1", "s-1", TRACE);
         String admin = TestTokens.admin("ga-transfer-race").token();
 
@@ -417,7 +424,8 @@ class AuditTrailIntegrationTests {
     void shouldCarryNoTraceOfAnotherJurisdictionsEventInA403OrItsRecord() {
         // Given a Georgia case whose assignment an event with a trace set, with a placement and a kinship option
         UUID caseId = tracedCase("w-1", "s-1", TRACE);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(2)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(2).insert(jdbc);
         String texasAdmin = TestTokens.admin("tx-trace-probe").jurisdiction("texas").token();
 

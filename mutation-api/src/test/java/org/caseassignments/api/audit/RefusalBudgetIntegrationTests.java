@@ -69,7 +69,8 @@ class RefusalBudgetIntegrationTests {
     void shouldNotLetOneTokensFloodOfRefusalsPushOutAnotherTokensRefusals() throws Exception {
         ApiClient api = new ApiClient(port);
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String flooder = TestTokens.subject("flooder").token();
         String other = TestTokens.caseworker("w-other").token();
         String prober = TestTokens.admin("tx-prober").jurisdiction("texas").token();

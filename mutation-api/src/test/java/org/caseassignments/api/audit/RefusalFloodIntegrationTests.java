@@ -71,7 +71,8 @@ class RefusalFloodIntegrationTests {
     void shouldAnswerAFloodOfRefusalsWithoutHoldingTheRequestPoolWhileTheirWriterIsBlocked() throws Exception {
         ApiClient api = new ApiClient(port);
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).rowVersion(2).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).rowVersion(2)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String token = TestTokens.caseworker("w-1").token();
         String stale = TestETags.placement(placement, 1);
         double droppedBefore = dropped();

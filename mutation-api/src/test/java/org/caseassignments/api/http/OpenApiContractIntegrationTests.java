@@ -38,7 +38,8 @@ class OpenApiContractIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final String[] GATE_CODES = {"HOME_AT_CAPACITY", "HOME_NOT_LICENSED", "CAPACITY_BELOW_OCCUPANCY"};
+    private static final String[] GATE_CODES = {"HOME_AT_CAPACITY", "HOME_NOT_LICENSED", "CAPACITY_BELOW_OCCUPANCY",
+            "PLACEMENT_NEEDS_HOME", "FINAL_PLACEMENT_KEEPS_HOME", "HOME_OF_ANOTHER_JURISDICTION"};
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -181,7 +182,8 @@ class OpenApiContractIntegrationTests {
         record(op, refusedBy("HOME_NOT_LICENSED",
                 send("POST /cases/" + caseId + "/placements", admin, null, "{\"foster_home_id\": \"" + suspended + "\"}")));
 
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String etag = TestETags.placement(placement, 1);
         op = "GET /placements/{id}";
         record(op, send("GET /placements/" + placement, admin, null, null));

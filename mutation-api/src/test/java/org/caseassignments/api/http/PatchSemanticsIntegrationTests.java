@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
+import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -49,11 +53,36 @@ class PatchSemanticsIntegrationTests {
                 "{\"start_date\": \"2026-05-01\"}");
 
         Reply again = api.patch("/placements/" + placement, admin, dated.etag(), "{\"start_date\": \"2026-05-01\"}");
-        Reply otherHolder = api.patch("/placements/" + placement, admin, dated.etag(), "{\"status\": \"ACTIVE\"}");
+        Reply otherHolder = api.patch("/placements/" + placement, admin, dated.etag(), "{\"status\": \"CANCELLED\"}");
 
         assertChangesNothing(again);
         assertThat(otherHolder.status()).as("the tag still names the current version: " + otherHolder).isEqualTo(200);
         assertThat(rowVersion("placements", placement)).isEqualTo(3);
+    }
+
+    /**
+     * ADR-035 (2026-09-07): a stale tag is a 412 even when the request would change nothing. The tag names the version
+     * the pre-read sees; another writer, holding the row, writes the same start date before the PATCH's lock, so
+     * under the lock the request is both stale and a no-op: the stale tag answers first.
+     */
+    @Test
+    void shouldAnswer412NotValidationFailedToANoOpPatchWhoseTagWentStaleBeforeTheLock() throws Exception {
+        UUID placement = placement();
+        String tag = TestETags.placement(placement, 1);
+        CompletableFuture<Reply> patch;
+        try (OpenTransaction sameValue = OpenTransaction.begin(DB.dataSource(), tx -> tx.update("""
+                UPDATE placements SET start_date = DATE '2026-05-01', row_version = row_version + 1 WHERE id = ?
+                """, placement)).awaitWork()) {
+            patch = api.sendAsync(ApiClient.request("PATCH", "/placements/" + placement).token(admin).ifMatch(tag)
+                    .json("{\"start_date\": \"2026-05-01\"}"));
+            new Backends(jdbc).awaitBlockedBy(sameValue.pid());
+            sameValue.commit();
+        }
+
+        Reply reply = patch.get(30, TimeUnit.SECONDS);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(412);
+        assertThat(reply.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(rowVersion("placements", placement)).isEqualTo(2);
     }
 
     @Test
@@ -85,24 +114,30 @@ class PatchSemanticsIntegrationTests {
         assertThat(rowVersion("kinship_options", option)).isEqualTo(1);
     }
 
+    /** A PROPOSED placement may name no home; an ACTIVE one never does (decision 22), so its home is not cleared. */
     @Test
-    void shouldClearNullableFieldsWithAMergePatchAndKeepTheOthers() {
+    void shouldClearNullableFieldsWithAMergePatchKeepTheOthersAndNeverClearTheHomeOfAnActivePlacement() {
         UUID home = Rows.fosterHome().capacity(4).insert(jdbc);
         UUID placement = placement();
         Reply set = api.patch("/placements/" + placement, admin, TestETags.placement(placement, 1),
                 "{\"foster_home_id\": \"" + home + "\", \"start_date\": \"2026-05-01\", \"end_date\": \"2026-06-01\"}");
 
-        Reply cleared = mergePatch("/placements/" + placement, set.etag(),
-                "{\"foster_home_id\": null, \"end_date\": null, \"status\": \"ACTIVE\"}");
+        Reply cleared = mergePatch("/placements/" + placement, set.etag(), "{\"foster_home_id\": null, \"end_date\": null}");
+        Reply activated = api.patch("/placements/" + placement, admin, cleared.etag(),
+                "{\"foster_home_id\": \"" + home + "\", \"status\": \"ACTIVE\"}");
+        Reply homeless = mergePatch("/placements/" + placement, activated.etag(), "{\"foster_home_id\": null}");
         Reply noCapacity = mergePatch("/foster-homes/" + home, TestETags.fosterHome(home, 1), "{\"capacity\": null}");
 
         assertThat(cleared.status()).as(cleared.toString()).isEqualTo(200);
         assertThat(cleared.json().path("foster_home_id").isNull()).isTrue();
         assertThat(cleared.json().path("end_date").isNull()).isTrue();
         assertThat(cleared.text("start_date")).isEqualTo("2026-05-01");
-        assertThat(cleared.text("status")).isEqualTo("ACTIVE");
-        assertThat(jdbc.queryForObject("SELECT foster_home_id IS NULL AND end_date IS NULL FROM placements WHERE id = ?",
-                Boolean.class, placement)).isTrue();
+        assertThat(cleared.text("status")).isEqualTo("PROPOSED");
+        assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+        assertThat(homeless.status()).as(homeless.toString()).isEqualTo(409);
+        assertThat(homeless.code()).isEqualTo("PLACEMENT_NEEDS_HOME");
+        assertThat(jdbc.queryForMap("SELECT status, foster_home_id, end_date FROM placements WHERE id = ?", placement))
+                .containsEntry("status", "ACTIVE").containsEntry("foster_home_id", home).containsEntry("end_date", null);
         assertThat(noCapacity.status()).as(noCapacity.toString()).isEqualTo(200);
         assertThat(noCapacity.json().path("capacity").isNull()).isTrue();
         assertThat(jdbc.queryForObject("SELECT capacity FROM foster_homes WHERE id = ?", Integer.class, home)).isNull();

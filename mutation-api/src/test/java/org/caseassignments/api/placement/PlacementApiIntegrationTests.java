@@ -59,7 +59,9 @@ class PlacementApiIntegrationTests {
     void shouldLetTheAssignedCaseworkerCreateReadAndMoveAPlacementThroughItsLife() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         String worker = TestTokens.caseworker("w-1").token();
-        String id = api.post("/cases/" + caseId + "/placements", worker, "{}").text("id");
+        UUID home = Rows.fosterHome().insert(jdbc);
+        String id = api.post("/cases/" + caseId + "/placements", worker, "{\"foster_home_id\": \"" + home + "\"}")
+                .text("id");
 
         Reply read = api.get("/placements/" + id, worker);
         Reply active = api.patch("/placements/" + id, worker, read.etag(),
@@ -116,7 +118,8 @@ class PlacementApiIntegrationTests {
     @Test
     void shouldLetATexasSupervisorUpdateOnlyThePlacementsTheySupervise() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID home = Rows.fosterHome().jurisdiction("texas").insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
 
         Reply other = api.patch("/placements/" + placement, TestTokens.supervisor("s-2").jurisdiction("texas").token(),
                 TestETags.placement(placement, 1), "{\"status\": \"ACTIVE\"}");

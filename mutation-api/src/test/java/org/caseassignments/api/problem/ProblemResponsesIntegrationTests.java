@@ -224,7 +224,8 @@ class ProblemResponsesIntegrationTests {
     @Test
     void shouldAnswer403WithAnEmptyBodyToADenial() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String stranger = TestTokens.caseworker("w-2").token();
 
         for (Reply reply : new Reply[] {

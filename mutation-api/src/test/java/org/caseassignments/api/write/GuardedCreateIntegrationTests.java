@@ -66,6 +66,30 @@ class GuardedCreateIntegrationTests {
                 .isZero();
     }
 
+    /**
+     * The supervisor half on the create path: under Texas a supervisor's create reads {@code supervisor_sub}, and a
+     * reassignment that moves only the supervisor between the projection read and {@code FOR SHARE} refuses the
+     * former supervisor's create.
+     */
+    @Test
+    void shouldRefuse409WhenOnlyTheSupervisorChangesBetweenTheProjectionReadAndForShare() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-old", 1, "texas");
+
+        Reply raced;
+        try (OpenTransaction reassignment = projectorApply(AssignmentUpdate.changed(caseId, "w-1", "s-new", 2)).awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("POST", "/cases/" + caseId + "/kinship-options")
+                            .token(TestTokens.supervisor("s-old").jurisdiction("texas").token())
+                            .json("{\"relative_name\": \"Ada\", \"relationship\": \"aunt\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        assertThat(raced.body()).contains("supervisor_sub");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM kinship_options WHERE case_id = ?", Integer.class, caseId))
+                .isZero();
+    }
+
     @Test
     void shouldMakeTheProjectorsApplyWaitForACreateHoldingForShareThenBringTheCreatedRowAlong() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);

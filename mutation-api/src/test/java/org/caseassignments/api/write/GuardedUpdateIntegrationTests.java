@@ -88,7 +88,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldRefuse409WhenAssignmentChangesBetweenPreReadAndLockThenLetOnlyTheNewAssigneeRetry() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String formerAssignee = TestTokens.caseworker("w-old").token();
 
         Reply raced;
@@ -130,7 +131,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldAuthorizeAgainstTheProjectionWhenARowsCopyOfTheAssignmentIsAheadOfIt() {
         UUID caseId = Cases.assignedTo(jdbc, "w-new", "s-1", 3);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(7).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(7)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         UUID option = Rows.kinshipOption(caseId).worker("w-old").supervisor("s-1").revision(7).insert(jdbc);
         String formerAssignee = TestTokens.caseworker("w-old").token();
         String assignee = TestTokens.caseworker("w-new").token();
@@ -155,7 +157,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldRefuse409EvenWhenIfMatchAlsoListsTheVersionTheReassignmentProduces() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-old", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-old").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
 
         Reply raced;
         try (OpenTransaction reassignment = reassign(caseId, "w-new", "s-1", 2)) {
@@ -191,6 +194,33 @@ class GuardedUpdateIntegrationTests {
         Reply retry = api.patch("/kinship-options/" + option, supervisor, etag, "{\"approved\": true}");
         assertThat(retry.status()).as(retry.toString()).isEqualTo(200);
         assertThat(retry.json().path("approved").asBoolean()).isTrue();
+    }
+
+    /**
+     * ADR-060 D1: the assigned worker stays assigned, only the supervisor moves while the worker's PATCH waits for the
+     * row; the pair the decision consumed changed, so the answer is a retriable 409 even though a fresh evaluation
+     * allows the worker, and the retry with the new tag succeeds.
+     */
+    @Test
+    void shouldRefuse409ToAWorkerWhoseCaseChangesSupervisorMidFlightAndLetTheRetrySucceed() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String worker = TestTokens.caseworker("w-1").token();
+
+        Reply raced;
+        try (OpenTransaction reassignment = reassign(caseId, "w-1", "s-2", 2)) {
+            raced = Race.commitWhileItWaits(api, backends, reassignment,
+                    ApiClient.request("PATCH", "/placements/" + placement).token(worker)
+                            .ifMatch(TestETags.placement(placement, 1) + ", " + TestETags.placement(placement, 2))
+                            .json("{\"start_date\": \"2026-05-01\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
+        assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
+        Reply retry = api.patch("/placements/" + placement, worker, api.get("/placements/" + placement, worker).etag(),
+                "{\"start_date\": \"2026-05-01\"}");
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(200);
+        assertThat(retry.text("supervisor_sub")).isEqualTo("s-2");
     }
 
     @Test
@@ -252,7 +282,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldAnswerADeniedUpdateWithoutOpeningATransactionOrWaitingForTheRowLock() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String stranger = TestTokens.caseworker("w-stranger").token();
 
         try (OpenTransaction holder = lockRow("placements", placement)) {
@@ -296,7 +327,8 @@ class GuardedUpdateIntegrationTests {
     @Test
     void shouldRefuse409WhenTheCaseMovesToAnotherJurisdictionBetweenPreReadAndLockAndWriteNothing() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1)
+                .in(Rows.fosterHome().insert(jdbc)).insert(jdbc);
         String admin = TestTokens.admin("a-1").token();
         String etag = api.get("/placements/" + placement, admin).etag();
 
@@ -319,7 +351,8 @@ class GuardedUpdateIntegrationTests {
     /**
      * The supervisor half of the pair: under Texas, a supervisor's decision reads {@code supervisor_sub}, and a
      * reassignment that moves only the supervisor (the worker stays) between pre-read and lock refuses the
-     * former supervisor's write.
+     * former supervisor's write. If-Match lists the version the reassignment produces as well, so the refusal is the
+     * staleness gate's: without it the write would commit, not fail on 412.
      */
     @Test
     void shouldRefuse409WhenOnlyTheSupervisorChangesBetweenPreReadAndLock() throws Exception {
@@ -331,7 +364,8 @@ class GuardedUpdateIntegrationTests {
         try (OpenTransaction reassignment = reassign(caseId, "w-1", "s-new", 2)) {
             raced = Race.commitWhileItWaits(api, backends, reassignment,
                     ApiClient.request("PATCH", "/placements/" + placement).token(formerSupervisor)
-                            .ifMatch(TestETags.placement(placement, 1)).json("{\"status\": \"CANCELLED\"}"));
+                            .ifMatch(TestETags.placement(placement, 1) + ", " + TestETags.placement(placement, 2))
+                            .json("{\"status\": \"CANCELLED\"}"));
         }
 
         assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
