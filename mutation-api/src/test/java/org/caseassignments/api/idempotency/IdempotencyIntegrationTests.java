@@ -185,6 +185,36 @@ class IdempotencyIntegrationTests {
                 (long) AdvisoryLocks.CASE_QUEUE.namespace(), (long) AdvisoryLocks.IDEMPOTENCY_KEY.namespace());
     }
 
+    /**
+     * A key chosen so that the hash of its scope equals a case's queue key (found by a birthday search over fixed
+     * candidates, so the same pair every run) is claimed at once while the projector holds that case's queue.
+     */
+    @Test
+    void shouldClaimAKeyWhoseHashEqualsACasesQueueKeyWhileTheProjectorHoldsThatQueue() throws Exception {
+        Map<String, Object> collision = jdbc.queryForMap("""
+                WITH cases AS (SELECT md5('case-' || g)::uuid AS case_id FROM generate_series(1, 200000) AS g),
+                     keys AS (SELECT 'key-' || g AS key FROM generate_series(1, 200000) AS g)
+                SELECT c.case_id, k.key FROM cases c
+                  JOIN keys k ON hashtext(c.case_id::text)
+                               = hashtext(concat_ws(chr(10), 'collider', 'georgia', 'POST /foster-homes', k.key))
+                 ORDER BY k.key LIMIT 1""");
+        UUID caseId = (UUID) collision.get("case_id");
+        String key = (String) collision.get("key");
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction("georgia").insert(jdbc);
+
+        Reply created;
+        try (OpenTransaction projector = OpenTransaction.begin(DB.dataSource(), other -> other.queryForList(
+                "SELECT pg_advisory_xact_lock(" + AdvisoryLocks.CASE_QUEUE.on("?::text") + ")", caseId.toString()))
+                .awaitWork()) {
+            created = api.send(ApiClient.request("POST", "/foster-homes").token(TestTokens.admin("collider").token())
+                    .header("Idempotency-Key", key).json("{\"name\": \"Oak House\", \"license_number\": \"LIC-"
+                            + UUID.randomUUID() + "\", \"admin_unit\": \"unit-1\"}"));
+            assertThat(backends.blockedBy(projector.pid())).as("nothing waits for the case's queue").isEmpty();
+        }
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+
     @Test
     void shouldAnswer409InUseToASecondRequestWhileTheFirstWithTheKeyIsInFlightAndCreateOneRow() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
