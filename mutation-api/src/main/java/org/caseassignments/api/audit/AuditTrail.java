@@ -24,12 +24,13 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * What the write paths tell the audit trail. A write's record is inserted on the write's own connection,
- * inside its transaction, after the write: it commits exactly when the write does. A refusal's record
- * is handed to the {@link RefusalWriter}, never written on the refused request's thread or pool.
- * Every refusal is counted ({@code api.refusals} by reason), and every 409 {@code CONCURRENT_MODIFICATION}
- * by each field that changed ({@code api.stale_authorizations}): a staleness refusal is "transient and
- * retriable" only while it is rare, and the field says which writer moved it.
+ * What the write paths, and the policy engine of a read of another jurisdiction's record, tell the audit trail.
+ * A write's record is inserted on the write's own connection, inside its transaction, after the write: it commits
+ * exactly when the write does. A refusal's record is handed to the {@link RefusalWriter}, never written on the
+ * refused request's thread or pool. Every refusal a ruleset decided is counted ({@code api.refusals} by reason), and
+ * every 409 {@code CONCURRENT_MODIFICATION} (and every write whose case moved to another jurisdiction) by each field
+ * that changed ({@code api.stale_authorizations}): a staleness refusal is "transient and retriable" only while it is
+ * rare, and the field says which writer moved it.
  */
 @Component
 public class AuditTrail implements CrossJurisdictionReads {
