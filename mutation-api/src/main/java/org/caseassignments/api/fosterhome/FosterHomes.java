@@ -37,8 +37,8 @@ class FosterHomes {
     private static final String FIND = "SELECT " + COLUMNS + " FROM foster_homes WHERE id = ?";
 
     /**
-     * The weaker lock, as for every entity; an UPDATE that changes {@code license_number} (a unique
-     * key) upgrades itself to the key-strength lock, which is legal.
+     * The weaker lock, as for every entity. An UPDATE that changes {@code license_number} keeps it: the number's
+     * uniqueness is an index on an expression, which no foreign key can use, so the change is no key change.
      */
     private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
 
