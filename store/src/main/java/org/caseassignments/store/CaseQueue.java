@@ -54,8 +54,8 @@ final class CaseQueue {
 
     /** Exclusive places in the given queues, taken in the array's order (ascending keys: no cycle between two writers). */
     private static final String QUEUE_EXCLUSIVE = """
-            SELECT count(pg_advisory_xact_lock(k)) FROM unnest(?::bigint[]) AS k
-            """;
+            SELECT count(%s) FROM unnest(?::integer[]) AS k
+            """.formatted(LockOrder.queueExclusive("k"));
 
     private CaseQueue() {
     }
@@ -70,7 +70,7 @@ final class CaseQueue {
      */
     static int queueForContended(JdbcTemplate jdbc, List<UUID> caseIds) {
         jdbc.execute(BACK_TO_SAVEPOINT);
-        List<Long> keys = new ArrayList<>();
+        List<Integer> keys = new ArrayList<>();
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(CONTENDED)) {
                 Object[] ids = caseIds.toArray();
@@ -78,7 +78,7 @@ final class CaseQueue {
                 ps.setArray(2, connection.createArrayOf("uuid", ids));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        keys.add(rs.getLong(1));
+                        keys.add(rs.getInt(1));
                     }
                 }
             }
@@ -88,7 +88,7 @@ final class CaseQueue {
         if (!keys.isEmpty()) {
             jdbc.execute((Connection connection) -> {
                 try (PreparedStatement ps = connection.prepareStatement(QUEUE_EXCLUSIVE)) {
-                    ps.setArray(1, connection.createArrayOf("bigint", keys.toArray()));
+                    ps.setArray(1, connection.createArrayOf("integer", keys.toArray()));
                     ps.executeQuery().close();
                 }
                 return null;

@@ -6,7 +6,8 @@ import java.util.List;
  * The one order in which every writer takes locks; no path takes them in any other, so no two writers can wait
  * for each other in a cycle:
  * <ol>
- *   <li>the case's queue: a transaction-scoped advisory lock keyed by the case ({@link #queueKey}). Every API
+ *   <li>the case's queue: a transaction-scoped advisory lock keyed by the case ({@link #queueKey}, in the
+ *       namespace {@link AdvisoryLocks#CASE_QUEUE}). Every API
  *       write takes it shared ({@link #queueShared}) in the statement that holds the case's row, just before the
  *       hold; the projector takes it exclusive only for the cases its first try could not lock at once
  *       ({@link CaseQueue}), in key order, holding no case row while it waits. PostgreSQL's lock manager queues a
@@ -35,13 +36,6 @@ import java.util.List;
  * here, with its place in the order, before it can land. docs/architecture.md, "Locks", says the same in prose.
  */
 public final class LockOrder {
-
-    /**
-     * Seeds the hash of a case id into a key of its own: Flyway's advisory lock (a fixed bigint) and any other
-     * user of the bigint key space meet a case's key only by a 64-bit coincidence, which costs a wait, never
-     * a wrong answer.
-     */
-    private static final long QUEUE_SEED = 0x636173655F71L;
 
     /**
      * Every class whose SQL takes a lock of the order or writes a table it covers, with the steps it takes, in
@@ -103,13 +97,22 @@ public final class LockOrder {
     private LockOrder() {
     }
 
-    /** The case's queue key (bigint) for the SQL expression {@code caseId} of type {@code uuid}. */
+    /**
+     * The case's queue key (int4) for the SQL expression {@code caseId} of type {@code uuid}, within the namespace
+     * {@link AdvisoryLocks#CASE_QUEUE}: no other namespace's lock meets it, whatever the hashes. Two cases whose keys
+     * collide share a queue, which costs a wait, never a wrong answer.
+     */
     public static String queueKey(String caseId) {
-        return "hashtextextended((" + caseId + ")::text, " + QUEUE_SEED + ")";
+        return AdvisoryLocks.keyOf("(" + caseId + ")::text");
     }
 
     /** An API write's place in the case's queue: held until its transaction ends, shared with other API writes. */
     public static String queueShared(String caseId) {
-        return "pg_advisory_xact_lock_shared(" + queueKey(caseId) + ")";
+        return "pg_advisory_xact_lock_shared(" + AdvisoryLocks.CASE_QUEUE.on("(" + caseId + ")::text") + ")";
+    }
+
+    /** The projector's place in the queues whose keys the SQL expression {@code key} (int4) names: exclusive. */
+    static String queueExclusive(String key) {
+        return "pg_advisory_xact_lock(" + AdvisoryLocks.CASE_QUEUE.namespace() + ", " + key + ")";
     }
 }

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.UUID;
 
 import org.caseassignments.testkit.Rows;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationVersion;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -71,6 +74,63 @@ class MigrationsIntegrationTests {
         assertThatThrownBy(() -> Rows.fosterHome().licenseNumber("LIC-7").jurisdiction(null).insert(jdbc))
                 .as("homes of no known jurisdiction stay unique among themselves")
                 .isInstanceOf(DataIntegrityViolationException.class);
+    }
+
+    @Test
+    void shouldKeepLicenseNumbersUniqueIgnoringCaseAndSurroundingSpacesAndTheTextAsWritten() {
+        JdbcTemplate jdbc = TestDatabase.migrated().jdbc();
+        UUID home = Rows.fosterHome().licenseNumber(" Ga-9 ").jurisdiction("georgia").insert(jdbc);
+
+        assertThatThrownBy(() -> Rows.fosterHome().licenseNumber("GA-9").jurisdiction("georgia").insert(jdbc))
+                .isInstanceOf(DataIntegrityViolationException.class);
+        Rows.fosterHome().licenseNumber("GA-9").jurisdiction("texas").insert(jdbc);
+        assertThat(jdbc.queryForObject("SELECT license_number FROM foster_homes WHERE id = ?", String.class, home))
+                .isEqualTo(" Ga-9 ");
+    }
+
+    @Test
+    void shouldStopNamingEveryHomeWhoseLicenseNumberCollidesOnceNormalisedAndChangeNothing() {
+        TestDatabase db = TestDatabase.empty();
+        Flyway before = Flyway.configure().dataSource(db.jdbcUrl(), db.username(), db.password())
+                .locations("classpath:db/migration").target(MigrationVersion.fromVersion("11")).load();
+        before.migrate();
+        JdbcTemplate jdbc = db.jdbc();
+        UUID upper = Rows.fosterHome().licenseNumber("GA-77").jurisdiction("georgia").insert(jdbc);
+        UUID lower = Rows.fosterHome().licenseNumber("ga-77 ").jurisdiction("georgia").insert(jdbc);
+        UUID texas = Rows.fosterHome().licenseNumber("GA-77").jurisdiction("texas").insert(jdbc);
+        UUID alone = Rows.fosterHome().licenseNumber("GA-78").jurisdiction("georgia").insert(jdbc);
+
+        assertThatThrownBy(db::migrate).isInstanceOf(FlywayException.class)
+                .hasMessageContaining("jurisdiction georgia, licence GA-77: homes")
+                .hasMessageContaining(upper + " ('GA-77')").hasMessageContaining(lower + " ('ga-77 ')")
+                .satisfies(failure -> assertThat(failure.getMessage()).doesNotContain(texas.toString(), alone.toString()));
+
+        assertThat(jdbc.queryForList("SELECT license_number FROM foster_homes ORDER BY license_number", String.class))
+                .as("nothing renamed, merged or deleted").containsExactly("GA-77", "GA-77", "GA-78", "ga-77 ");
+        jdbc.update("UPDATE foster_homes SET license_number = 'GA-77-B' WHERE id = ?", lower);
+        assertThat(db.migrate()).as("once the operator has renamed one, the rest applies").isPositive();
+    }
+
+    @Test
+    void shouldGiveEveryRecordedIdempotencyKeyTheJurisdictionOfTheRecordItCreated() {
+        TestDatabase db = TestDatabase.empty();
+        Flyway.configure().dataSource(db.jdbcUrl(), db.username(), db.password()).locations("classpath:db/migration")
+                .target(MigrationVersion.fromVersion("11")).load().migrate();
+        JdbcTemplate jdbc = db.jdbc();
+        UUID home = Rows.fosterHome().jurisdiction("texas").insert(jdbc);
+        UUID caseId = Rows.assignment(UUID.randomUUID()).worker("w-1").supervisor("s-1").revision(1)
+                .jurisdiction("georgia").insert(jdbc);
+        UUID placement = Rows.placement(caseId).insert(jdbc);
+        String insert = "INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint, status, location) "
+                + "VALUES ('a-1', 'POST', ?, '\\x00', 201, ?)";
+        jdbc.update(insert, "home", "/foster-homes/" + home);
+        jdbc.update(insert, "placement", "/placements/" + placement);
+        jdbc.update(insert, "gone", "/kinship-options/" + UUID.randomUUID());
+
+        db.migrate();
+
+        assertThat(jdbc.queryForList("SELECT idempotency_key || '=' || caller_jurisdiction FROM idempotency_keys "
+                + "ORDER BY idempotency_key", String.class)).containsExactly("gone=", "home=texas", "placement=georgia");
     }
 
     private static String schemaFingerprint(JdbcTemplate jdbc) {

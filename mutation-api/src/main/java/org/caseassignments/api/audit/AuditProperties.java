@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param partitionCheckInterval how often an instance makes sure they exist ({@code API_AUDIT_PARTITION_CHECK_INTERVAL});
  *                               it also does at startup
  * @param maxPageSize            the most records one {@code GET /audit} page holds ({@code API_AUDIT_MAX_PAGE_SIZE})
- * @param refusalBudget          refusal records one subject gets one by one per window
+ * @param refusalBudget          refusal records one subject gets one by one per jurisdiction and window
  *                               ({@code API_AUDIT_REFUSAL_BUDGET}); the rest are summarised in one record
  * @param refusalBudgetWindow    the window of that budget ({@code API_AUDIT_REFUSAL_BUDGET_WINDOW})
  * @param crossJurisdictionReserve the share of the queue, in percent, kept for refusals of another jurisdiction's

@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.jdbc.OneRoundTrip;
+import org.caseassignments.api.policy.CrossJurisdictionReads;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.ResourceField;
@@ -23,15 +24,16 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * What the write paths tell the audit trail. A write's record is inserted on the write's own connection,
- * inside its transaction, after the write: it commits exactly when the write does. A refusal's record
- * is handed to the {@link RefusalWriter}, never written on the refused request's thread or pool.
- * Every refusal is counted ({@code api.refusals} by reason), and every 409 {@code CONCURRENT_MODIFICATION}
- * by each field that changed ({@code api.stale_authorizations}): a staleness refusal is "transient and
- * retriable" only while it is rare, and the field says which writer moved it.
+ * What the write paths, and the policy engine of a read of another jurisdiction's record, tell the audit trail.
+ * A write's record is inserted on the write's own connection, inside its transaction, after the write: it commits
+ * exactly when the write does. A refusal's record is handed to the {@link RefusalWriter}, never written on the
+ * refused request's thread or pool. Every refusal a ruleset decided is counted ({@code api.refusals} by reason), and
+ * every 409 {@code CONCURRENT_MODIFICATION} (and every write whose case moved to another jurisdiction) by each field
+ * that changed ({@code api.stale_authorizations}): a staleness refusal is "transient and retriable" only while it is
+ * rare, and the field says which writer moved it.
  */
 @Component
-public class AuditTrail {
+public class AuditTrail implements CrossJurisdictionReads {
 
     private static final Set<ProblemCode> RECORDED_REFUSALS = EnumSet.of(ProblemCode.CONCURRENT_MODIFICATION,
             ProblemCode.PRECONDITION_FAILED, ProblemCode.HOME_AT_CAPACITY, ProblemCode.HOME_NOT_LICENSED,
@@ -105,11 +107,37 @@ public class AuditTrail {
         if (decision.rulesetRan()) {
             refused(caller, action, resource, decision, 403, null, rowVersionBefore);
         } else {
-            UUID sentCase = action == AuditAction.CREATE ? resource.caseId() : null;
-            refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, 403, null, caller.sub(),
-                    caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(), sentCase,
-                    null, null, null, null, null, null, null, null, null));
+            offerCrossJurisdiction(caller, action, resource);
         }
+    }
+
+    /**
+     * A write authorized in the caller's jurisdiction whose case moved to another before the write held it: it is
+     * another jurisdiction's record now, so it is answered and recorded as any write to one (the empty 403, a record
+     * of what the caller sent), never with the trace, revision or fields of the event that moved it (decision 34).
+     * Counted among the stale authorizations, by jurisdiction.
+     */
+    public void movedAway(Caller caller, AuditAction action, ResourceRef sent) {
+        MDC.remove(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
+        staleCounter(ResourceField.JURISDICTION.path()).increment();
+        offerCrossJurisdiction(caller, action, sent);
+    }
+
+    /**
+     * A read of another jurisdiction's record (or of one of none), refused 403 before any ruleset ran: recorded in
+     * the caller's jurisdiction's trail with what the caller sent, under the same budget as refused writes.
+     */
+    @Override
+    public void refused(Caller caller, ResourceRef read) {
+        offerCrossJurisdiction(caller, AuditAction.READ, read);
+    }
+
+    /** What the caller sent: the resource type and the path's id, or the path's case for a create. */
+    private void offerCrossJurisdiction(Caller caller, AuditAction action, ResourceRef resource) {
+        UUID sentCase = action == AuditAction.CREATE ? resource.caseId() : null;
+        refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, 403, null, caller.sub(),
+                caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(), sentCase,
+                null, null, null, null, null, null, null, null, null));
     }
 
     /**

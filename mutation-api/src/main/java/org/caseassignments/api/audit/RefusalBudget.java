@@ -10,13 +10,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * How many refusal records one subject gets: the first {@code budget} refusals of a subject in a window of
- * {@code window} (which starts at its first refusal) are recorded one by one; the rest are only counted,
- * and once the window is over one summary record says how many more there were. Any token, even one with
- * no roles, can be refused at no cost to itself; without a budget one subject could fill the audit table
- * and the writer's queue with its own refusals.
+ * How many refusal records one subject gets in one jurisdiction: the first {@code budget} refusals of a subject
+ * acting in a jurisdiction (its token's), in a window of {@code window} (which starts at its first refusal there),
+ * are recorded one by one; the rest are only counted, and once the window is over one summary record, in that
+ * jurisdiction's trail, says how many more there were. Any token, even one with no roles, can be refused at no cost
+ * to itself; without a budget one subject could fill the audit table and the writer's queue with its own refusals.
+ * Per jurisdiction, because each jurisdiction's auditors read only their own trail: one budget for a subject acting
+ * in two would put one jurisdiction's refusals in the other's summary.
  */
 final class RefusalBudget {
+
+    /** Whose refusals one window counts: a subject in one jurisdiction. */
+    private record Refused(String jurisdiction, String callerSub) {
+    }
 
     /** One subject's current window: what it recorded, what it held back, and the last refusal held back. */
     private record Window(Instant start, int recorded, int held, AuditEntry last) {
@@ -33,7 +39,7 @@ final class RefusalBudget {
     private final int budget;
     private final Duration window;
     private final Clock clock;
-    private final Map<String, Window> windows = new ConcurrentHashMap<>();
+    private final Map<Refused, Window> windows = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<AuditEntry> summaries = new ConcurrentLinkedQueue<>();
 
     RefusalBudget(int budget, Duration window, Clock clock) {
@@ -45,7 +51,7 @@ final class RefusalBudget {
     /** Whether this refusal is recorded; when not, it is counted towards its subject's summary. */
     boolean admit(AuditEntry refusal) {
         Instant now = clock.instant();
-        Window after = windows.compute(refusal.callerSub(), (sub, current) -> {
+        Window after = windows.compute(new Refused(refusal.jurisdiction(), refusal.callerSub()), (whose, current) -> {
             if (current == null || !now.isBefore(current.start().plus(window))) {
                 close(current, now);
                 return new Window(now, 1, 0, null);
@@ -59,8 +65,8 @@ final class RefusalBudget {
     /** The summaries of every window that is over, and forgets those windows. */
     List<AuditEntry> closeExpired() {
         Instant now = clock.instant();
-        for (String sub : windows.keySet()) {
-            windows.computeIfPresent(sub, (key, current) -> {
+        for (Refused whose : windows.keySet()) {
+            windows.computeIfPresent(whose, (key, current) -> {
                 if (now.isBefore(current.start().plus(window))) {
                     return current;
                 }

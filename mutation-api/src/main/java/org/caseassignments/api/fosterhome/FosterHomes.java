@@ -17,8 +17,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The foster home table's statements. {@code (jurisdiction, license_number)} is the only unique key either
- * write can violate (ids are generated and never updated), so a unique violation means exactly a
+ * The foster home table's statements. {@code (jurisdiction, upper(btrim(license_number)))} is the only unique key
+ * either write can violate (the number compared without letter case or surrounding spaces, kept as written) (ids are generated and never updated), so a unique violation means exactly a
  * duplicate license number within the caller's own jurisdiction (a home is only ever written with its
  * caller's); it is answered as such, with the number the caller sent and nothing of the row holding it,
  * never with the constraint or the SQL. A home's own update locks the home alone ({@code LockOrder}, store, last step).
@@ -39,8 +39,8 @@ class FosterHomes {
     private static final String FIND = "SELECT " + COLUMNS + " FROM foster_homes WHERE id = ?";
 
     /**
-     * The weaker lock, as for every entity; an UPDATE that changes {@code license_number} (a unique
-     * key) upgrades itself to the key-strength lock, which is legal.
+     * The weaker lock, as for every entity. An UPDATE that changes {@code license_number} keeps it: the number's
+     * uniqueness is an index on an expression, which no foreign key can use, so the change is no key change.
      */
     private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
 
@@ -116,7 +116,8 @@ class FosterHomes {
 
     private static ApiProblem duplicate(String licenseNumber) {
         return new ApiProblem(ProblemCode.DUPLICATE_LICENSE_NUMBER, "Another foster home of your jurisdiction already "
-                + "holds license number " + licenseNumber + "; license numbers are unique within a jurisdiction");
+                + "holds license number " + licenseNumber + "; license numbers are unique within a jurisdiction, "
+                + "whatever their letter case and surrounding spaces");
     }
 
     private static FosterHome map(ResultSet rs, int row) throws SQLException {

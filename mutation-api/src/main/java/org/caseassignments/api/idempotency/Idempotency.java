@@ -71,7 +71,7 @@ public class Idempotency {
         if (key == null) {
             return IdempotentCreate.without();
         }
-        Scope scope = new Scope(caller.sub(), request.getMethod() + " " + template(request), key);
+        Scope scope = new Scope(caller.sub(), caller.jurisdiction(), request.getMethod() + " " + template(request), key);
         return new IdempotentCreate<>(this, scope, fingerprint(request, body),
                 recorded -> replay(caller, recorded, responseType, current));
     }
@@ -120,7 +120,8 @@ public class Idempotency {
         if (!MessageDigest.isEqual(recorded.fingerprint(), fingerprint)) {
             count("reused");
             throw new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This " + HEADER + " was used for a different "
-                    + "request (method, path or body) by the same caller on this endpoint; send a new key for a new request");
+                    + "request (method, path or body) by the same caller in this jurisdiction on this endpoint; send a new key for a "
+                    + "new request");
         }
         return replay.apply(recorded);
     }

@@ -3,11 +3,14 @@ package org.caseassignments.api.idempotency;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.caseassignments.api.jdbc.OneRoundTrip;
+import org.caseassignments.store.AdvisoryLocks;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -18,25 +21,29 @@ import org.springframework.stereotype.Repository;
 class IdempotencyKeys {
 
     /**
-     * The claim: a transaction-scoped advisory lock on the key's hash, never waited for, and the committed
-     * record of the key, if any, in one round trip. Every claim of a key takes the same lock first, so
+     * The claim: a transaction-scoped advisory lock on the hash of the key's scope, never waited for, and the
+     * committed record of the key, if any, in one round trip. Every claim of a key takes the same lock first, so
      * while one create holds it the same request sent again is refused at once instead of holding a pool
      * connection for the other create's whole duration. Two keys whose hashes collide while both are in
-     * flight make the later one 409 too, which a retry resolves.
+     * flight make the later one 409 too, which a retry resolves. The lock's namespace is the keys' own
+     * ({@link AdvisoryLocks#IDEMPOTENCY_KEY}): no text a caller sends can meet a case's queue.
      */
     private static final String CLAIM = """
-            SELECT pg_try_advisory_xact_lock(hashtextextended(? || chr(10) || ? || chr(10) || ?, 0)) AS claimed,
+            SELECT pg_try_advisory_xact_lock(%s) AS claimed,
                    k.fingerprint, k.status, k.location, k.etag, k.body
             FROM (VALUES (1)) AS one
-            LEFT JOIN idempotency_keys k ON k.caller_sub = ? AND k.endpoint = ? AND k.idempotency_key = ?""";
+            LEFT JOIN idempotency_keys k ON k.caller_sub = ? AND k.caller_jurisdiction = ? AND k.endpoint = ?
+                                        AND k.idempotency_key = ?""".formatted(AdvisoryLocks.IDEMPOTENCY_KEY.on(
+                    "concat_ws(chr(10), ?::text, ?::text, ?::text, ?::text)"));
 
     private static final String FIND = """
             SELECT fingerprint, status, location, etag, body FROM idempotency_keys
-            WHERE caller_sub = ? AND endpoint = ? AND idempotency_key = ?""";
+            WHERE caller_sub = ? AND caller_jurisdiction = ? AND endpoint = ? AND idempotency_key = ?""";
 
     private static final String RECORD = """
-            INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint, status, location, etag, body)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
+            INSERT INTO idempotency_keys (caller_sub, caller_jurisdiction, endpoint, idempotency_key, fingerprint,
+                                          status, location, etag, body)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     /** By ctid in a bounded batch: each statement locks few rows, briefly, and the index on created_at finds them. */
     private static final String PURGE = """
@@ -51,7 +58,7 @@ class IdempotencyKeys {
 
     /** The committed record of the key, if any (an uncommitted one is invisible here). */
     Optional<Recorded> find(Scope scope) {
-        return jdbc.query(FIND, (rs, n) -> recorded(rs), scope.callerSub(), scope.endpoint(), scope.key())
+        return jdbc.query(FIND, (rs, n) -> recorded(rs), scope.columns())
                 .stream().findFirst();
     }
 
@@ -93,7 +100,7 @@ class IdempotencyKeys {
     }
 
     private static Object[] claimArgs(Scope scope) {
-        return new Object[] {scope.callerSub(), scope.endpoint(), scope.key(), scope.callerSub(), scope.endpoint(), scope.key()};
+        return Stream.concat(Arrays.stream(scope.columns()), Arrays.stream(scope.columns())).toArray();
     }
 
     /**
@@ -112,7 +119,8 @@ class IdempotencyKeys {
 
             @Override
             public Object[] args() {
-                return new Object[] {scope.callerSub(), scope.endpoint(), scope.key(), fingerprint, status, location, etag, body};
+                return Stream.concat(Arrays.stream(scope.columns()), Stream.of(fingerprint, status, location, etag, body))
+                        .toArray();
             }
 
             @Override

@@ -23,8 +23,9 @@ class PolicyConfiguration {
     }
 
     @Bean
-    PolicyEngine policyEngine(RulesetRegistry registry, MeterRegistry meters) {
-        return new PolicyEngine(registry, meters);
+    PolicyEngine policyEngine(RulesetRegistry registry, MeterRegistry meters,
+                              ObjectProvider<CrossJurisdictionReads> crossJurisdictionReads) {
+        return new PolicyEngine(registry, meters, crossJurisdictionReads.getIfAvailable(() -> CrossJurisdictionReads.NONE));
     }
 
     /** {@code /actuator/info} shows which version of each jurisdiction's ruleset is serving. */

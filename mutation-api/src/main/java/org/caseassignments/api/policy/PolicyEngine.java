@@ -44,20 +44,31 @@ public final class PolicyEngine {
     private final RulesetRegistry registry;
     private final MeterRegistry meters;
     private final Set<String> overBudgetCounted = ConcurrentHashMap.newKeySet();
+    private final CrossJurisdictionReads crossJurisdictionReads;
 
     PolicyEngine(RulesetRegistry registry, MeterRegistry meters) {
+        this(registry, meters, CrossJurisdictionReads.NONE);
+    }
+
+    PolicyEngine(RulesetRegistry registry, MeterRegistry meters, CrossJurisdictionReads crossJurisdictionReads) {
         this.registry = registry;
         this.meters = meters;
+        this.crossJurisdictionReads = crossJurisdictionReads;
     }
 
     /**
-     * Throws {@link PolicyDenied} unless the caller may do {@code action} on {@code resource}.
+     * Throws {@link PolicyDenied} unless the caller may do {@code action} on {@code resource}. A read refused
+     * before any ruleset ran (another jurisdiction's record) is told to {@link CrossJurisdictionReads} first; a
+     * write's refusal is the write path's to record.
      *
      * @return the allowing decision: the ruleset version and rule a write's audit record names
      */
     public Decision require(Caller caller, Action action, ResourceRef resource) {
         Decision decision = evaluate(caller, action, resource, "current");
         if (!decision.allowed()) {
+            if (action == Action.READ && !decision.rulesetRan()) {
+                crossJurisdictionReads.refused(caller, resource);
+            }
             throw new PolicyDenied(decision);
         }
         return decision;

@@ -29,8 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>authorize the create: 403. A case that is not known yet has no jurisdiction, so the create is
  *       denied before any ruleset runs (decision 12): nothing is created for a case no caller can read;</li>
  *   <li>in one transaction: claim the {@code Idempotency-Key}, if any (409 {@code IDEMPOTENCY_KEY_IN_USE}), and
- *       re-read the row {@code FOR SHARE}, both in one round trip; a pair, revision state or jurisdiction other
- *       than the decision's is 409 {@code CONCURRENT_MODIFICATION}; insert the row with the in-transaction
+ *       re-read the row {@code FOR SHARE}, both in one round trip; a pair or revision state other than the
+ *       decision's is 409 {@code CONCURRENT_MODIFICATION}, a jurisdiction other than the decision's the empty 403; insert the row with the in-transaction
  *       triple; insert its audit record (decision 18), so that the two commit or roll back together.</li>
  * </ol>
  * A 403 or 409 {@code CONCURRENT_MODIFICATION} goes to the audit trail's refusal queue, outside any transaction.
@@ -90,6 +90,9 @@ public class GuardedCreate {
                         created instanceof InFosterHome home ? home.fosterHomeId() : null, idempotent.record(response));
                 return response;
             });
+        } catch (MovedAway moved) {
+            audit.movedAway(caller, AuditAction.CREATE, requested);
+            throw moved;
         } catch (ApiProblem problem) {
             audit.refused(caller, AuditAction.CREATE, requested, decision, problem, null);
             throw problem;

@@ -27,7 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       {@link StalenessGate#ALWAYS_COMPARED};</li>
  *   <li>If-Match against the pre-read version: 412;</li>
  *   <li>in one transaction: the locked re-read (404 when gone), the staleness gate on those fields
- *       (409 {@code CONCURRENT_MODIFICATION}), If-Match against the locked version (412), a request
+ *       (409 {@code CONCURRENT_MODIFICATION}; the empty 403 when the case moved to another jurisdiction), If-Match against the locked version (412), a request
  *       that would leave the locked row as it is (400 {@code VALIDATION_FAILED}: no write, so no new
  *       version and no 412 for other holders of the tag), the transition (409 {@code INVALID_TRANSITION}),
  *       the write with the version incremented, and its audit record (decision 18), so that the two commit
@@ -94,6 +94,9 @@ public class GuardedUpdate {
                         written instanceof InFosterHome home ? home.fosterHomeId() : null);
                 return written;
             });
+        } catch (MovedAway moved) {
+            audit.movedAway(caller, action, before);
+            throw moved;
         } catch (ApiProblem problem) {
             audit.refused(caller, action, before, authorization.before(), problem, authorized.rowVersion());
             throw problem;

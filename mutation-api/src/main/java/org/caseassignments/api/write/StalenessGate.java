@@ -38,9 +38,16 @@ public final class StalenessGate {
         return compared;
     }
 
-    /** @throws ApiProblem 409 {@code CONCURRENT_MODIFICATION} naming the fields that differ */
+    /**
+     * @throws MovedAway when the record's jurisdiction differs: it is another jurisdiction's record now, and what
+     *                   changed in it is not the caller's to learn (the empty 403 of any such record)
+     * @throws ApiProblem 409 {@code CONCURRENT_MODIFICATION} naming the fields that differ
+     */
     public static void refuseIfChanged(Set<ResourceField> compared, ResourceRef authorized, ResourceRef locked,
                                        String what) {
+        if (!Objects.equals(authorized.jurisdiction(), locked.jurisdiction())) {
+            throw new MovedAway();
+        }
         List<String> changed = compared.stream()
                 .filter(field -> !Objects.equals(field.valueIn(authorized), field.valueIn(locked)))
                 .map(ResourceField::path)

@@ -368,12 +368,12 @@ class AuditTrailIntegrationTests {
 
     /**
      * A case that moves to another jurisdiction while a write authorized in the first waits for its row: the write
-     * holds the row the transfer set, so its 409 and its record name the transfer's trace (decision 34: a 409
-     * {@code CONCURRENT_MODIFICATION} names the event that changed what the request was authorized against), on the
-     * update path and on the create path alike. The caller's retry is then the empty 403 of another jurisdiction.
+     * then holds another jurisdiction's row, and is answered and recorded exactly as a write to any record of another
+     * jurisdiction (decision 34, amended): the empty 403, whose record holds only what the caller sent, with no trace,
+     * revision or case of the transfer — on the update path and on the create path alike.
      */
     @Test
-    void shouldNameTheTransfersTraceInThe409AndItsRecordWhenTheCaseMovesToAnotherJurisdictionUnderTheRequest() {
+    void shouldAnswerTheEmpty403AndRecordNothingOfTheTransferWhenTheCaseMovesToAnotherJurisdictionUnderTheRequest() {
         // Given a placement of a Georgia case, and another Georgia case, each about to move to Texas by a traced event
         UUID updated = tracedCase("w-1", "s-1", TRACE);
         UUID placement = Rows.placement(updated).worker("w-1").supervisor("s-1").revision(2)
@@ -383,33 +383,38 @@ class AuditTrailIntegrationTests {
 
         // When each transfer commits while a Georgia admin's write waits for the case's row
         Reply update = raceTransfer(updated, ApiClient.request("PATCH", "/placements/" + placement).token(admin)
-                .header("X-Request-Id", "transfer-409-update").ifMatch(TestETags.placement(placement, 1))
+                .header("X-Request-Id", "transfer-403-update").ifMatch(TestETags.placement(placement, 1))
                 .json("{\"status\": \"ACTIVE\"}"));
         Reply create = raceTransfer(createdUnder, ApiClient.request("POST", "/cases/" + createdUnder + "/placements")
-                .token(admin).header("X-Request-Id", "transfer-409-create").json("{}"));
+                .token(admin).header("X-Request-Id", "transfer-403-create").json("{}"));
 
-        // Then both are 409s naming the jurisdiction and the transfer's trace, and so are their records
+        // Then both are the empty 403 of another jurisdiction's record, with nothing of the transfer in any header
         for (Reply raced : List.of(update, create)) {
-            assertThat(raced.status()).as(raced.toString()).isEqualTo(409);
-            assertThat(raced.code()).isEqualTo("CONCURRENT_MODIFICATION");
-            assertThat(raced.text("detail")).contains("(jurisdiction)");
-            assertThat(raced.text("assignment_trace_id")).isEqualTo(TRANSFER_TRACE);
+            assertThat(raced.status()).as(raced.toString()).isEqualTo(403);
+            assertThat(raced.body()).as(raced.toString()).isEmpty();
+            assertThat(raced.headers().values()).as(raced.headers().toString())
+                    .allSatisfy(values -> assertThat(values).noneMatch(value -> value.contains(TRANSFER_TRACE)));
         }
+        // And their records, in Georgia's trail, hold only what the caller sent
         List<Map<String, Object>> records = await().atMost(Duration.ofSeconds(20))
                 .alias("the refusal writer to store both records")
                 .until(() -> jdbc.queryForList("SELECT * FROM audit_records WHERE caller_sub = 'ga-transfer-race' "
                         + "ORDER BY request_id DESC"), found -> found.size() == 2);
         assertThat(records).extracting(record -> record.get("request_id"))
-                .containsExactly("transfer-409-update", "transfer-409-create");
+                .containsExactly("transfer-403-update", "transfer-403-create");
         assertThat(records).allSatisfy(record -> assertThat(record)
-                .containsEntry("status", 409).containsEntry("problem_code", "CONCURRENT_MODIFICATION")
-                .containsEntry("jurisdiction", "georgia").containsEntry("assignment_trace_id", TRANSFER_TRACE));
+                .containsEntry("status", 403).containsEntry("problem_code", null).containsEntry("jurisdiction", "georgia")
+                .containsEntry("assignment_trace_id", null).containsEntry("assignment_revision", null)
+                .containsEntry("ruleset_version", null).containsEntry("row_version_before", null));
+        assertThat(records.get(0)).containsEntry("resource_id", placement).containsEntry("case_id", null);
+        assertThat(records.get(1)).as("a create's record keeps the case its path named")
+                .containsEntry("case_id", createdUnder);
         assertThat(jdbc.queryForObject("SELECT status FROM placements WHERE id = ?", String.class, placement))
                 .isEqualTo("PROPOSED");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM placements WHERE case_id = ?", Integer.class, createdUnder))
                 .isZero();
 
-        // And a retry is another jurisdiction's write now: the empty 403
+        // And a retry is answered the same
         Reply retry = api.post("/cases/" + createdUnder + "/placements", admin, "{}");
         assertThat(retry.status()).as(retry.toString()).isEqualTo(403);
         assertThat(retry.body()).isEmpty();

@@ -2,6 +2,7 @@ package org.caseassignments.api.fosterhome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -91,6 +92,30 @@ class FosterHomeApiIntegrationTests {
 
         assertThat(renumbered.status()).as(renumbered.toString()).isEqualTo(200);
         assertThat(renumbered.text("license_number")).isEqualTo(number);
+    }
+
+    @Test
+    void shouldTreatLicenseNumbersDifferingOnlyInCaseOrSurroundingSpacesAsOneWithinAJurisdictionAndKeepTheTextAsWritten() {
+        String georgia = TestTokens.admin("ga-77").token();
+        String texas = TestTokens.admin("tx-77").jurisdiction("texas").token();
+
+        Reply first = api.post("/foster-homes", georgia, home("GA-77"));
+        List<Reply> variants = List.of(api.post("/foster-homes", georgia, home("ga-77")),
+                api.post("/foster-homes", georgia, home("GA-77 ")), api.post("/foster-homes", georgia, home(" GA-77")));
+        Reply inTexas = api.post("/foster-homes", texas, home(" ga-77 "));
+        Reply other = api.post("/foster-homes", georgia, home("GA-78"));
+        Reply renumbered = api.patch("/foster-homes/" + other.text("id"), georgia, other.etag(),
+                "{\"license_number\": \" Ga-77\"}");
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(201);
+        assertThat(variants).allSatisfy(variant -> {
+            assertThat(variant.status()).as(variant.toString()).isEqualTo(409);
+            assertThat(variant.code()).isEqualTo("DUPLICATE_LICENSE_NUMBER");
+        });
+        assertThat(renumbered.code()).as(renumbered.toString()).isEqualTo("DUPLICATE_LICENSE_NUMBER");
+        assertThat(inTexas.status()).as("another jurisdiction's licence: " + inTexas).isEqualTo(201);
+        assertThat(inTexas.text("license_number")).as("kept as written, for display").isEqualTo(" ga-77 ");
+        assertThat(api.get("/foster-homes/" + first.text("id"), georgia).text("license_number")).isEqualTo("GA-77");
     }
 
     private static String home(String licenseNumber) {

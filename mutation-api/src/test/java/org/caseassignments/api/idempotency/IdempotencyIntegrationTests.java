@@ -1,8 +1,10 @@
 package org.caseassignments.api.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +18,7 @@ import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.store.AdvisoryLocks;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.Rows;
@@ -124,6 +127,95 @@ class IdempotencyIntegrationTests {
     }
 
     @Test
+    void shouldScopeTheKeyToTheCallersJurisdictionSoOneSubjectActingInTwoGetsEachItsOwnCreateAndReplay() {
+        UUID texasCase = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
+        UUID georgiaCase = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "georgia");
+        String key = UUID.randomUUID().toString();
+        ApiClient.Request inTexas = ApiClient.request("POST", "/cases/" + texasCase + "/kinship-options")
+                .token(TestTokens.admin("two-states").jurisdiction("texas").token()).header("Idempotency-Key", key)
+                .json(KINSHIP);
+        ApiClient.Request inGeorgia = ApiClient.request("POST", "/cases/" + georgiaCase + "/kinship-options")
+                .token(TestTokens.admin("two-states").jurisdiction("georgia").token()).header("Idempotency-Key", key)
+                .json(KINSHIP);
+
+        Reply texas = api.send(inTexas);
+        Reply georgia = api.send(inGeorgia);
+        Reply texasAgain = api.send(inTexas);
+        Reply georgiaAgain = api.send(inGeorgia);
+
+        assertThat(texas.status()).as(texas.toString()).isEqualTo(201);
+        assertThat(georgia.status()).as("the same subject and key in another jurisdiction: " + georgia).isEqualTo(201);
+        assertThat(texasAgain.body()).isEqualTo(texas.body());
+        assertThat(texasAgain.header("Idempotency-Key-Replayed")).contains("true");
+        assertThat(georgiaAgain.body()).isEqualTo(georgia.body());
+        assertThat(georgiaAgain.header("Idempotency-Key-Replayed")).contains("true");
+        assertThat(kinshipOptions(texasCase)).isEqualTo(1);
+        assertThat(kinshipOptions(georgiaCase)).isEqualTo(1);
+    }
+
+    /**
+     * While a create waits in its transaction it holds both its key's claim and its case's place in the queue: the two
+     * are advisory locks of distinct namespaces (the two-key form), so no text a caller sends can hash onto a case's
+     * queue, whatever the hashes.
+     */
+    @Test
+    void shouldHoldTheKeysClaimAndTheCasesQueueInDistinctAdvisoryLockNamespaces() throws Exception {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+        String key = UUID.randomUUID().toString();
+
+        List<Map<String, Object>> held;
+        Reply created;
+        try (OpenTransaction homeLock = lockRow("foster_homes", home)) {
+            CompletableFuture<Reply> inFlight = api.sendAsync(placementCreate(caseId, key,
+                    "{\"foster_home_id\": \"" + home + "\"}"));
+            int create = backends.awaitBlockedBy(homeLock.pid()).get(0);
+            held = jdbc.queryForList("""
+                    SELECT classid::bigint AS namespace, objid::bigint AS key, objsubid, mode FROM pg_locks
+                     WHERE pid = ? AND locktype = 'advisory' AND granted ORDER BY classid""", create);
+            homeLock.commit();
+            created = inFlight.get(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(held).as("two-key advisory locks: the key's claim (exclusive) and the case's queue (shared)")
+                .extracting(lock -> lock.get("objsubid"), lock -> lock.get("mode"))
+                .containsExactlyInAnyOrder(tuple(2, "ExclusiveLock"), tuple(2, "ShareLock"));
+        assertThat(held).extracting(lock -> lock.get("namespace")).containsExactly(
+                (long) AdvisoryLocks.CASE_QUEUE.namespace(), (long) AdvisoryLocks.IDEMPOTENCY_KEY.namespace());
+    }
+
+    /**
+     * A key chosen so that the hash of its scope equals a case's queue key (found by a birthday search over fixed
+     * candidates, so the same pair every run) is claimed at once while the projector holds that case's queue.
+     */
+    @Test
+    void shouldClaimAKeyWhoseHashEqualsACasesQueueKeyWhileTheProjectorHoldsThatQueue() throws Exception {
+        Map<String, Object> collision = jdbc.queryForMap("""
+                WITH cases AS (SELECT md5('case-' || g)::uuid AS case_id FROM generate_series(1, 200000) AS g),
+                     keys AS (SELECT 'key-' || g AS key FROM generate_series(1, 200000) AS g)
+                SELECT c.case_id, k.key FROM cases c
+                  JOIN keys k ON hashtext(c.case_id::text)
+                               = hashtext(concat_ws(chr(10), 'collider', 'georgia', 'POST /foster-homes', k.key))
+                 ORDER BY k.key LIMIT 1""");
+        UUID caseId = (UUID) collision.get("case_id");
+        String key = (String) collision.get("key");
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).jurisdiction("georgia").insert(jdbc);
+
+        Reply created;
+        try (OpenTransaction projector = OpenTransaction.begin(DB.dataSource(), other -> other.queryForList(
+                "SELECT pg_advisory_xact_lock(" + AdvisoryLocks.CASE_QUEUE.on("?::text") + ")", caseId.toString()))
+                .awaitWork()) {
+            created = api.send(ApiClient.request("POST", "/foster-homes").token(TestTokens.admin("collider").token())
+                    .header("Idempotency-Key", key).json("{\"name\": \"Oak House\", \"license_number\": \"LIC-"
+                            + UUID.randomUUID() + "\", \"admin_unit\": \"unit-1\"}"));
+            assertThat(backends.blockedBy(projector.pid())).as("nothing waits for the case's queue").isEmpty();
+        }
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+
+    @Test
     void shouldAnswer409InUseToASecondRequestWhileTheFirstWithTheKeyIsInFlightAndCreateOneRow() throws Exception {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID home = Rows.fosterHome().insert(jdbc);
@@ -162,8 +254,9 @@ class IdempotencyIntegrationTests {
         // A record of the key inserted, not yet committed, by a transaction the claim's look-up cannot see:
         // the create's own record then waits on it, and fails on the primary key once it commits.
         try (OpenTransaction other = OpenTransaction.begin(DB.dataSource(), jdbc -> jdbc.update("""
-                INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint, status)
-                VALUES ('w-1', 'POST /cases/{caseId}/kinship-options', ?, '\\x00'::bytea, 201)""", key)).awaitWork()) {
+                INSERT INTO idempotency_keys (caller_sub, caller_jurisdiction, endpoint, idempotency_key, fingerprint, status)
+                VALUES ('w-1', 'georgia', 'POST /cases/{caseId}/kinship-options', ?, '\\x00'::bytea, 201)""", key))
+                .awaitWork()) {
             CompletableFuture<Reply> create = api.sendAsync(kinshipCreate(caseId, "w-1", key, KINSHIP));
             backends.awaitBlockedBy(other.pid());
             other.commit();
@@ -231,8 +324,8 @@ class IdempotencyIntegrationTests {
         String old = UUID.randomUUID().toString();
         String young = UUID.randomUUID().toString();
         for (String key : List.of(old, young)) {
-            jdbc.update("INSERT INTO idempotency_keys (caller_sub, endpoint, idempotency_key, fingerprint) "
-                    + "VALUES ('w-9', 'POST /foster-homes', ?, '\\x00')", key);
+            jdbc.update("INSERT INTO idempotency_keys (caller_sub, caller_jurisdiction, endpoint, idempotency_key, "
+                    + "fingerprint) VALUES ('w-9', 'georgia', 'POST /foster-homes', ?, '\\x00')", key);
         }
         jdbc.update("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key = ?", old);
 
