@@ -4,13 +4,14 @@
 --
 -- Triggers, not CHECK constraints: a constraint would also refuse every later UPDATE of a row that broke the rule
 -- before this migration (the projector's copy of a reassignment included), and stall the case; the trigger fires
--- only on the writes that move a placement (UPDATE OF status, foster_home_id), and `backfill-cli verify --occupancy`
--- reports the rows written before it or with triggers disabled.
+-- only on the writes that move a placement (UPDATE OF status, foster_home_id); the query of docs/operations.md
+-- ("Placements outside the gate") lists the rows written before it or with triggers disabled.
 --
 -- The jurisdiction is compared after the home's lock, for an activation, so that the home read is the one the
 -- activation counts against; the case's jurisdiction is read from its projection row, which every API write holds
--- FOR SHARE before it reaches the placement (LockOrder). A case or home of unknown jurisdiction (NULL) is not
--- compared here: the API refuses every record of an unknown jurisdiction (decision 12).
+-- FOR SHARE before it reaches the placement (LockOrder). A home of unknown jurisdiction (NULL) never takes a
+-- placement of a case whose jurisdiction is known; a case of unknown jurisdiction is not compared (the API refuses
+-- every record of an unknown jurisdiction, decision 12). An activation runs under READ COMMITTED only (CAH07).
 
 CREATE OR REPLACE FUNCTION placements_home_gate() RETURNS trigger
     LANGUAGE plpgsql AS $$
@@ -26,11 +27,16 @@ DECLARE
     cases_of text;
     taken    integer;
 BEGIN
-    IF TG_OP = 'UPDATE' AND NEW.status IN ('ENDED', 'CANCELLED') AND OLD.foster_home_id IS DISTINCT FROM NEW.foster_home_id THEN
-        -- where a child was is a record: an END names the home left, a CANCELLED proposal the home it named
+    IF TG_OP = 'UPDATE' AND (OLD.status IN ('ENDED', 'CANCELLED') AND NEW.status <> OLD.status
+                             OR NEW.status IN ('ENDED', 'CANCELLED') AND OLD.foster_home_id IS DISTINCT FROM NEW.foster_home_id) THEN
+        -- where a child was is a record: an END names the home left, a CANCELLED proposal the home it named; a
+        -- final placement stays final, so that no pair of statements can move it and end it again elsewhere
         RAISE EXCEPTION USING ERRCODE = 'CAH05', CONSTRAINT = 'placements_final_keeps_home',
-            MESSAGE = format('Placement %s is %s (or is being %s); it keeps its foster home (%s) and cannot move',
-                             NEW.id, NEW.status, lower(NEW.status), coalesce(OLD.foster_home_id::text, 'none'));
+            MESSAGE = format('Placement %s is %s (or is being %s); it keeps its foster home (%s) and its status, and '
+                             'cannot move', NEW.id,
+                             CASE WHEN OLD.status IN ('ENDED', 'CANCELLED') THEN OLD.status ELSE NEW.status END,
+                             lower(CASE WHEN OLD.status IN ('ENDED', 'CANCELLED') THEN OLD.status ELSE NEW.status END),
+                             coalesce(OLD.foster_home_id::text, 'none'));
     END IF;
     IF homeless THEN
         RAISE EXCEPTION USING ERRCODE = 'CAH04', CONSTRAINT = 'placements_active_in_a_home',
@@ -39,6 +45,12 @@ BEGIN
     END IF;
     IF NEW.foster_home_id IS NULL OR NOT (enters OR arrives) THEN
         RETURN NEW;
+    END IF;
+    IF enters AND current_setting('transaction_isolation') <> 'read committed' THEN
+        -- the count below must see an activation committed while this one waited for the home's lock
+        RAISE EXCEPTION USING ERRCODE = 'CAH07', CONSTRAINT = 'placements_home_gate_read_committed',
+            MESSAGE = format('Placement %s cannot be activated in a %s transaction: the occupancy gate counts under '
+                             'READ COMMITTED only', NEW.id, current_setting('transaction_isolation'));
     END IF;
     IF enters THEN
         -- a separate statement from the write's own re-read: every activation into this home waits here for
@@ -54,7 +66,7 @@ BEGIN
         RETURN NEW; -- the foreign key refuses it
     END IF;
     SELECT jurisdiction INTO cases_of FROM case_assignments WHERE case_id = NEW.case_id;
-    IF homes_of IS NOT NULL AND cases_of IS NOT NULL AND homes_of <> cases_of THEN
+    IF cases_of IS NOT NULL AND homes_of IS DISTINCT FROM cases_of THEN
         RAISE EXCEPTION USING ERRCODE = 'CAH06', CONSTRAINT = 'placements_home_of_the_cases_jurisdiction',
             MESSAGE = format('Foster home %s is not a home of %s, the jurisdiction of case %s; a placement can be '
                              'ACTIVE in, or name, only a home of its case''s jurisdiction', NEW.foster_home_id,

@@ -30,11 +30,21 @@ public final class HomeGate {
     /** A placement becoming ACTIVE with no home, or an ACTIVE placement's home cleared. */
     public static final String NEEDS_HOME = "CAH04";
 
-    /** The home of an ENDED or CANCELLED placement changed, or changed by the write that ends or cancels it. */
+    /**
+     * The home of an ENDED or CANCELLED placement changed, or changed by the write that ends or cancels it, or an ENDED
+     * or CANCELLED placement given another status.
+     */
     public static final String FINAL_KEEPS_HOME = "CAH05";
 
     /** A placement activated in, or moved or created into, a home of another jurisdiction than its case's. */
     public static final String OTHER_JURISDICTION = "CAH06";
+
+    /**
+     * An activation in a transaction that is not READ COMMITTED: its count of the home's ACTIVE placements could miss
+     * one committed while it waited for the home's lock, and overfill the home. A server misconfiguration, never a
+     * caller's fault.
+     */
+    public static final String NEEDS_READ_COMMITTED = "CAH07";
 
     private HomeGate() {
     }

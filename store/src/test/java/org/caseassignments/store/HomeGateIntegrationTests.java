@@ -11,6 +11,8 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The occupancy and licence gate's own refusals, each with its SQLSTATE (decision 22). The row locks a home's
@@ -131,6 +133,45 @@ class HomeGateIntegrationTests {
         assertRefusedWith(HomeGate.OTHER_JURISDICTION,
                 () -> Rows.placement(georgiaCase).in(texasHome).insert(jdbc));
         assertThat(jdbc.queryForObject("SELECT status FROM placements WHERE id = ?", String.class, leftBehind))
+                .isEqualTo("PROPOSED");
+    }
+
+    @Test
+    void shouldKeepAnEndedOrCancelledPlacementFinalSoThatNoTwoStatementsCanRewriteWhereAChildWas() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        UUID elsewhere = Rows.fosterHome().insert(jdbc);
+        UUID ended = Rows.placement(UUID.randomUUID()).in(home).status("ENDED").insert(jdbc);
+        UUID cancelled = Rows.placement(UUID.randomUUID()).in(home).status("CANCELLED").insert(jdbc);
+
+        assertRefusedWith(HomeGate.FINAL_KEEPS_HOME, () -> jdbc.update(
+                "UPDATE placements SET status = 'ACTIVE', foster_home_id = ? WHERE id = ?", elsewhere, ended));
+        assertRefusedWith(HomeGate.FINAL_KEEPS_HOME,
+                () -> jdbc.update("UPDATE placements SET status = 'PROPOSED' WHERE id = ?", cancelled));
+        assertThat(jdbc.queryForList("SELECT status FROM placements WHERE id IN (?, ?) ORDER BY status", String.class,
+                ended, cancelled)).containsExactly("CANCELLED", "ENDED");
+    }
+
+    @Test
+    void shouldRefuseAHomeOfUnknownJurisdictionForACaseWhoseJurisdictionIsKnown() {
+        UUID unknownHome = Rows.fosterHome().jurisdiction(null).insert(jdbc);
+        UUID georgiaCase = Rows.assignment(UUID.randomUUID()).jurisdiction("georgia").insert(jdbc);
+        UUID proposed = Rows.placement(georgiaCase).insert(jdbc);
+
+        assertRefusedWith(HomeGate.OTHER_JURISDICTION, () -> jdbc.update(
+                "UPDATE placements SET foster_home_id = ?, status = 'ACTIVE' WHERE id = ?", unknownHome, proposed));
+    }
+
+    @Test
+    void shouldRefuseAnActivationOutsideReadCommittedWhereTheCountCouldMissACommittedActivation() {
+        UUID home = Rows.fosterHome().capacity(1).insert(jdbc);
+        UUID proposed = Rows.placement(UUID.randomUUID()).in(home).insert(jdbc);
+
+        assertRefusedWith(HomeGate.NEEDS_READ_COMMITTED, () -> new TransactionTemplate(
+                new DataSourceTransactionManager(DB.dataSource())).executeWithoutResult(status -> {
+                    jdbc.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                    jdbc.update("UPDATE placements SET status = 'ACTIVE' WHERE id = ?", proposed);
+                }));
+        assertThat(jdbc.queryForObject("SELECT status FROM placements WHERE id = ?", String.class, proposed))
                 .isEqualTo("PROPOSED");
     }
 
