@@ -3,7 +3,12 @@
 -- A licence number is unique within its jurisdiction whatever its letter case and surrounding spaces: GA-77, ga-77
 -- and ' GA-77 ' name one licence. The text stays as it was written, for display; the index compares the normalised
 -- form. Homes that already collide under it are not merged, renamed or deleted here: the migration stops, naming
--- them, and changes nothing until an operator has renamed all but one of each group.
+-- them, and changes nothing until an operator has renamed all but one of each group. The table is locked against
+-- writes first (a bounded wait), so no home can be written between the check and the index. Letter case is folded
+-- in the C collation, ASCII letters only, so the rule is the same whatever the database's locale (decision 41).
+SET LOCAL lock_timeout = '30s';
+LOCK TABLE foster_homes IN SHARE ROW EXCLUSIVE MODE;
+
 DO $$
 DECLARE
     collisions text;
@@ -11,10 +16,10 @@ BEGIN
     SELECT string_agg(format('jurisdiction %s, licence %s: homes %s', coalesce(jurisdiction, '(none)'),
                              normalised, homes), '; ' ORDER BY jurisdiction, normalised)
       INTO collisions
-      FROM (SELECT jurisdiction, upper(btrim(license_number)) AS normalised,
+      FROM (SELECT jurisdiction, upper(btrim(license_number) COLLATE "C") AS normalised,
                    string_agg(id || ' (' || quote_literal(license_number) || ')', ', ' ORDER BY created_at, id) AS homes
               FROM foster_homes
-             GROUP BY jurisdiction, upper(btrim(license_number))
+             GROUP BY jurisdiction, upper(btrim(license_number) COLLATE "C")
             HAVING count(*) > 1) AS colliding;
     IF collisions IS NOT NULL THEN
         RAISE EXCEPTION 'foster homes whose licence numbers differ only in letter case or surrounding spaces: %', collisions
@@ -26,7 +31,7 @@ END $$;
 ALTER TABLE foster_homes DROP CONSTRAINT foster_homes_license_number_unique_per_jurisdiction;
 
 CREATE UNIQUE INDEX foster_homes_license_number_unique_per_jurisdiction
-    ON foster_homes (jurisdiction, upper(btrim(license_number))) NULLS NOT DISTINCT;
+    ON foster_homes (jurisdiction, upper(btrim(license_number) COLLATE "C")) NULLS NOT DISTINCT;
 
 COMMENT ON COLUMN foster_homes.license_number IS
     'As written, for display. Unique within the home''s jurisdiction ignoring letter case and surrounding spaces; '
@@ -34,9 +39,11 @@ COMMENT ON COLUMN foster_homes.license_number IS
 
 -- Cross-jurisdiction reads (a read of another jurisdiction's record, answered 403) are refusals of the caller's
 -- jurisdiction's trail too, under the same budget as the refused writes.
+-- The new check only allows more, so no stored row can break it: NOT VALID spares the scan of every partition
+-- under the table's exclusive lock.
 ALTER TABLE audit_records
     DROP CONSTRAINT audit_records_action_valid,
-    ADD CONSTRAINT audit_records_action_valid CHECK (action IN ('create', 'update', 'delete', 'read'));
+    ADD CONSTRAINT audit_records_action_valid CHECK (action IN ('create', 'update', 'delete', 'read')) NOT VALID;
 
 COMMENT ON COLUMN audit_records.more_refusals IS
     'On a summary record: how many more refusals of the same subject in the same jurisdiction, in its window, were '

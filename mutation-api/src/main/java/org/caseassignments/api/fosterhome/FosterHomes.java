@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The foster home table's statements. {@code (jurisdiction, upper(btrim(license_number)))} is the only unique key
+ * The foster home table's statements. {@code (jurisdiction, upper(btrim(license_number) COLLATE "C"))} is the only unique key
  * either write can violate (the number compared without letter case or surrounding spaces, kept as written) (ids are generated and never updated), so a unique violation means exactly a
  * duplicate license number within the caller's own jurisdiction (a home is only ever written with its
  * caller's); it is answered as such, with the number the caller sent and nothing of the row holding it,

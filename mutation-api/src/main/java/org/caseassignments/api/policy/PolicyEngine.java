@@ -66,7 +66,8 @@ public final class PolicyEngine {
     public Decision require(Caller caller, Action action, ResourceRef resource) {
         Decision decision = evaluate(caller, action, resource, "current");
         if (!decision.allowed()) {
-            if (action == Action.READ && !decision.rulesetRan()) {
+            // a record of unknown jurisdiction (a case the projection has not seen yet) is no other jurisdiction's
+            if (action == Action.READ && !decision.rulesetRan() && resource.jurisdiction() != null) {
                 crossJurisdictionReads.refused(caller, resource);
             }
             throw new PolicyDenied(decision);

@@ -106,6 +106,23 @@ class RefusalsPerJurisdictionIntegrationTests {
     }
 
     @Test
+    void shouldNotRecordAReadOfACaseTheProjectionHasNotSeenYetAsAProbe() {
+        ApiClient api = new ApiClient(port);
+        UUID notYetProjected = UUID.randomUUID();
+        UUID georgiaCase = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "georgia");
+        String texas = TestTokens.admin("tx-polls-a-new-case").jurisdiction("texas").token();
+
+        assertThat(api.get("/cases/" + notYetProjected + "/assignment", texas).status()).isEqualTo(403);
+        // then a real probe, queued after it: once its record is stored, the refusal writer has seen both
+        assertThat(api.get("/cases/" + georgiaCase + "/assignment", texas).status()).isEqualTo(403);
+
+        List<UUID> recorded = await().atMost(Duration.ofSeconds(20)).alias("the probe's record")
+                .until(() -> jdbc.queryForList("SELECT resource_id FROM audit_records "
+                        + "WHERE caller_sub = 'tx-polls-a-new-case' ORDER BY id", UUID.class), found -> !found.isEmpty());
+        assertThat(recorded).containsExactly(georgiaCase);
+    }
+
+    @Test
     void shouldBudgetAFloodOfReadProbesLikeRefusedWrites() {
         ApiClient api = new ApiClient(port);
         UUID georgiaCase = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "georgia");
