@@ -134,8 +134,12 @@ class AssignmentController {
         }
         long wanted = revision("min_revision", minRevision);
         ProjectedAssignment now = assignments.read(caseId);
-        if (now.revision() >= wanted) {
-            return answered(authorized(caller, now));
+        if (now.known()) {
+            // authorized before any wait: a case the caller may not read is 403 at once, not after the wait (decision 39)
+            AssignmentResponse readable = authorized(caller, now);
+            if (now.revision() >= wanted) {
+                return answered(readable);
+            }
         }
         if (patience.isZero()) {
             throw behind(caller, now, wanted, patience);
@@ -156,6 +160,8 @@ class AssignmentController {
      */
     private DeferredResult<ResponseEntity<Object>> waited(Caller caller, ProjectedAssignment before, long wanted,
                                                           Duration patience) {
+        ProjectionWaits.Wait wait = waits.await(before.caseId(), wanted, patience, WaiterAdmission.Holder.of(caller),
+                !before.known());
         DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>(patience.plus(ANSWER_MARGIN).toMillis());
         answer.onTimeout(() -> {
             try {
@@ -164,8 +170,12 @@ class AssignmentController {
                 answer.setErrorResult(denied);
             }
         });
-        waits.await(before.caseId(), wanted, patience).thenApply(reached -> {
-            ProjectedAssignment read = assignments.read(before.caseId());
+        // a client that went away, or an answer given, ends the wait and its place under the caps
+        answer.onError(error -> wait.release().run());
+        answer.onCompletion(wait.release());
+        wait.answer().thenApply(reached -> {
+            // the read that woke every waiter of the case answers this one too; only a wait that ended reads again
+            ProjectedAssignment read = reached.orElseGet(() -> assignments.read(before.caseId()));
             if (read.revision() < wanted) {
                 throw behind(caller, read, wanted, patience);
             }

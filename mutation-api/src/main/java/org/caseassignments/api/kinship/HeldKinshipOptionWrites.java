@@ -1,0 +1,39 @@
+package org.caseassignments.api.kinship;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.assignment.HeldWrites;
+import org.caseassignments.api.assignment.ProjectedAssignment;
+import org.caseassignments.api.policy.ResourceRef;
+import org.springframework.stereotype.Component;
+
+/**
+ * What a kinship option's create, update or delete held by {@code Min-Assignment-Revision} is authorized against
+ * first. A create as an unapproved option (the body, which may approve it, is not read yet); a soft-deleted option
+ * is no record, so its write is not held and the handler answers 404.
+ */
+@Component
+class HeldKinshipOptionWrites implements HeldWrites {
+
+    private final KinshipOptions options;
+
+    HeldKinshipOptionWrites(KinshipOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public String collection() {
+        return "kinship-options";
+    }
+
+    @Override
+    public ResourceRef createdIn(ProjectedAssignment assignment) {
+        return KinshipOption.createdIn(assignment, false);
+    }
+
+    @Override
+    public Optional<ResourceRef> current(UUID id) {
+        return options.find(id).map(KinshipOption::resource);
+    }
+}
