@@ -87,12 +87,19 @@ class AssignmentController {
             mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")),
             headers = @Header(name = HttpHeaders.RETRY_AFTER, description = Responses.PROJECTION_BEHIND_RETRY_AFTER,
                     schema = @Schema(type = "integer", minimum = "1")))
+    @ApiResponse(responseCode = "429", description = Responses.TOO_MANY_WAITERS + " (Retry-After)", content = @Content(
+            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")),
+            headers = @Header(name = HttpHeaders.RETRY_AFTER, description = Responses.TOO_MANY_WAITERS_RETRY_AFTER,
+                    schema = @Schema(type = "integer", minimum = "1")))
     @GetMapping("/cases/{caseId}/assignment")
     DeferredResult<ResponseEntity<Object>> get(
             Caller caller, @PathVariable UUID caseId,
             @Parameter(description = "Answer once the projection holds the case at this assignment revision or above "
-                    + "(the revision the case service returned with its write): a whole number, 0 or more. Not reached "
-                    + "within wait: 409 PROJECTION_BEHIND. A case the projection does not know yet is behind",
+                    + "(the revision the case service returned with its write): a whole number, 0 or more. Authorized "
+                    + "first: a case the caller may not read is 403 at once. Not reached within wait: 409 "
+                    + "PROJECTION_BEHIND. A case the projection does not know yet is behind, and waited for only "
+                    + "within api.assignment.unknown-case-waiters-per-subject. Past the waiters' caps: 429 "
+                    + "TOO_MANY_WAITERS",
                     schema = @Schema(type = "integer", format = "int64", minimum = "0"))
             @RequestParam(name = "min_revision", required = false) Long minRevision,
             @Parameter(description = "How long to wait for min_revision: an ISO-8601 duration (PT2S, PT0.5S) from PT0S "

@@ -6,8 +6,8 @@ import java.util.UUID;
 import org.caseassignments.api.policy.ResourceRef;
 
 /**
- * A case-scoped resource whose writes {@code Min-Assignment-Revision} can hold, as the holding filter authorizes a
- * write before it waits (decision 39): with what the policy decides the write on that no request body changes.
+ * A case-scoped resource whose writes {@code Min-Assignment-Revision} can hold (decision 39): its records as the
+ * policy sees them, so the holding filter finds the record's case and tells a 409 whether it may name it.
  * Implemented by each such resource's package, with its one builder of what the policy sees.
  */
 public interface HeldWrites {
@@ -16,14 +16,7 @@ public interface HeldWrites {
     String collection();
 
     /**
-     * What a create in the case is authorized against before its body is read: the resource the create path builds
-     * from the case's projection, with the attributes a body may set at their least (a kinship option unapproved).
-     */
-    ResourceRef createdIn(ProjectedAssignment assignment);
-
-    /**
-     * What an update or delete of the record is first authorized against: the record as it is (the before-image,
-     * whose denial ends every update); empty when there is no such live record.
+     * The record as it is, as the policy sees it (an update's before-image); empty when there is no such live record.
      */
     Optional<ResourceRef> current(UUID id);
 }

@@ -34,13 +34,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * RFC 7240, at most {@code api.assignment.max-wait}), it is answered 409 {@code PROJECTION_BEHIND} with nothing
  * written. A malformed {@code Prefer: wait} is 400 on every write, with the header or without it (decision 32).
  *
- * <p>The header is judged only after the write is authorized (decision 39): the policy is asked first for what
- * the write is decided on before its body is read ({@link HeldWrites}: the record as it is for an update or delete,
- * the case's create image for a create). A write it denies, of a record that does not exist or is deleted, goes
- * straight to the handler, which answers its 403 or 404 as without the header: no 409 ever names the case or its
- * revision to a caller who may not make the write. A held write counts under the waiters' caps (429
- * {@code TOO_MANY_WAITERS}), and a case the projection does not know yet is waited for only within the caller's
- * allowance.
+ * <p>The header is judged only after authorization (decision 39). The write itself cannot be authorized before
+ * the wait — letting it become allowed is what the wait is for (the new assignee waiting for its reassignment) — so
+ * the policy is asked what a waited read is asked: may the caller read the case's assignment. A caller who may not,
+ * or a record that does not exist or is deleted ({@link HeldWrites}), goes straight to the handler, which answers
+ * its 403 or 404 as without the header. A 409 names the case and its revision only to a caller who may read the
+ * record it writes (for a create, the case's assignment); to others it names neither. A held write counts under
+ * the waiters' caps (429 {@code TOO_MANY_WAITERS}), and a case the projection does not know yet is waited for only
+ * within the caller's allowance.
  */
 final class ProjectionWaitFilter extends OncePerRequestFilter {
 
@@ -52,8 +53,11 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
     private static final Pattern PREFERENCE_NAME = Pattern.compile("[=;]");
     private static final Pattern PREFER_WAIT = Pattern.compile("(?i)^\\s*wait\\s*=\\s*(\\d{1,9})\\s*$");
 
-    /** A write to hold: its case as the projection holds it now, and what the policy is asked before the wait. */
-    private record Target(ProjectedAssignment assignment, Action action, ResourceRef resource) {
+    /**
+     * A write to hold: its case as the projection holds it now, and what the caller must be allowed to read for a 409
+     * to name the case and its revision (the record for an update or delete, the case's assignment for a create).
+     */
+    private record Target(ProjectedAssignment assignment, ResourceRef named) {
     }
 
     private final CaseAssignments assignments;
@@ -99,16 +103,17 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         }
         Optional<Caller> caller = Caller.authenticated();
         if (target == null || caller.isEmpty() || target.assignment().revision() >= minRevision
-                || target.assignment().known() && !policy.allows(caller.get(), target.action(), target.resource())) {
+                || target.assignment().known() && !policy.allows(caller.get(), Action.READ, target.assignment().resource())) {
             // Nothing to wait for, or nothing to tell: the record is missing or deleted (404), the caller
-            // unauthenticated (401), the revision reached, or the write denied (403): the handler answers as always.
+            // unauthenticated (401), the revision reached, or the case's assignment not the caller's to read (403):
+            // the handler answers as always.
             chain.doFilter(request, response);
             return;
         }
         ProjectionWaits.Wait held;
         try {
             if (wait.isZero()) {
-                throw behind(target.assignment(), minRevision, wait);
+                throw behind(caller.get(), target, minRevision, wait);
             }
             held = waits.await(target.assignment().caseId(), minRevision, wait,
                     WaiterAdmission.Holder.of(caller.get()), !target.assignment().known());
@@ -125,24 +130,15 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
                 return;
             }
             try {
+                Target now = target(request.getRequestURI());
                 ProblemWriter.write(request, (HttpServletResponse) async.getResponse(),
-                        behind(stillAuthorized(caller.get(), request.getRequestURI(), target), minRevision, wait));
+                        behind(caller.get(), now == null ? target : now, minRevision, wait));
             } catch (IOException | RuntimeException e) {
                 logger.warn("Could not answer a write whose projection wait ended: " + e.getMessage());
             } finally {
                 async.complete();
             }
         });
-    }
-
-    /**
-     * The case as it is after the wait, when the caller may still make the write; otherwise as it was when the write
-     * was authorized, so the answer names no revision the caller was never entitled to.
-     */
-    private ProjectedAssignment stillAuthorized(Caller caller, String path, Target authorized) {
-        Target now = target(path);
-        return now != null && now.assignment().known() && policy.allows(caller, now.action(), now.resource())
-                ? now.assignment() : authorized.assignment();
     }
 
     /** Gives the wait up when its client goes away, or the request ends in any other way. */
@@ -170,9 +166,19 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         };
     }
 
-    private static ProjectionBehind behind(ProjectedAssignment projected, long minRevision, Duration waited) {
-        return new ProjectionBehind(projected.caseId(), projected.known() ? projected.revision() : null, minRevision,
-                waited);
+    /**
+     * Not reached: 409, naming the case and its revision only to a caller who may read the record it writes (or, for
+     * a create, the case's assignment); to anyone else, neither — the new assignee waiting for its reassignment, or a
+     * caller who will never be allowed the write.
+     */
+    private ProjectionBehind behind(Caller caller, Target target, long minRevision, Duration waited) {
+        ProjectedAssignment projected = target.assignment();
+        if (!projected.known()) {
+            return new ProjectionBehind(projected.caseId(), null, minRevision, waited);
+        }
+        return policy.allows(caller, Action.READ, target.named())
+                ? new ProjectionBehind(projected.caseId(), projected.revision(), minRevision, waited)
+                : ProjectionBehind.unnamed(minRevision, waited);
     }
 
     private long minRevision(List<String> values) {
@@ -223,13 +229,13 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
                 return null;
             }
             ProjectedAssignment assignment = assignments.read(caseId);
-            return new Target(assignment, Action.CREATE, held.get(create.group(2)).createdIn(assignment));
+            return new Target(assignment, assignment.resource());
         }
         Matcher write = WRITE_OF_RECORD.matcher(path);
         if (write.matches() && held.containsKey(write.group(1))) {
             UUID id = CaseIds.parse(write.group(2));
             Optional<ResourceRef> record = id == null ? Optional.empty() : held.get(write.group(1)).current(id);
-            return record.map(r -> new Target(assignments.read(r.caseId()), Action.UPDATE, r)).orElse(null);
+            return record.map(r -> new Target(assignments.read(r.caseId()), r)).orElse(null);
         }
         throw ApiProblem.invalidField(HEADER, "applies to writes of placements and kinship options only, which belong "
                 + "to a case");

@@ -1,6 +1,8 @@
 package org.caseassignments.api.assignment;
 
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,7 +65,8 @@ class ProjectionWaits implements SmartLifecycle {
     private final CaseAssignments assignments;
     private final WaiterAdmission admission;
     private final Duration recheck;
-    private final MeterRegistry meters;
+    private final Map<WaiterAdmission.Refusal, Counter> refused = new EnumMap<>(WaiterAdmission.Refusal.class);
+    private final Map<String, Counter> reads = new HashMap<>();
     private final ProjectionListener listener;
     private final ExecutorService answers = Executors.newFixedThreadPool(4, daemon("projection-wait-answers"));
     private final ScheduledExecutorService timeouts =
@@ -78,7 +81,15 @@ class ProjectionWaits implements SmartLifecycle {
         this.admission = new WaiterAdmission(properties.maxWaiters(), properties.maxWaitersPerSubject(),
                 properties.unknownCaseWaitersPerSubject());
         this.recheck = properties.recheckInterval();
-        this.meters = meters;
+        // registered up front, so an alert or a panel sees zero, not no series, before the first refusal or read
+        for (WaiterAdmission.Refusal refusal : WaiterAdmission.Refusal.values()) {
+            refused.put(refusal, Counter.builder(REFUSED_METRIC).description("Requests refused a wait for the "
+                    + "projection, by the bound that refused them").tag("reason", refusal.tag()).register(meters));
+        }
+        for (String trigger : List.of("registration", "commit", "recheck")) {
+            reads.put(trigger, Counter.builder(READS_METRIC).description("Reads of the waited-for cases' projection "
+                    + "rows, one query each, by what started them").tag("trigger", trigger).register(meters));
+        }
         // between notifications the listener probes its connection: as often as the recheck, and within its timeout
         Duration poll = recheck.compareTo(properties.listenerTimeout()) < 0 ? recheck : properties.listenerTimeout();
         this.listener = new ProjectionListener(connections, poll, () -> checkAll("commit"));
@@ -100,8 +111,7 @@ class ProjectionWaits implements SmartLifecycle {
     Wait await(UUID caseId, long minRevision, Duration wait, WaiterAdmission.Holder holder, boolean unknownCase) {
         Optional<WaiterAdmission.Refusal> refusal = admission.admit(holder, unknownCase);
         if (refusal.isPresent()) {
-            Counter.builder(REFUSED_METRIC).description("Requests refused a wait for the projection, by the bound "
-                    + "that refused them").tag("reason", refusal.get().tag()).register(meters).increment();
+            refused.get(refusal.get()).increment();
             throw refusal.get() == WaiterAdmission.Refusal.UNKNOWN_CASE
                     ? new ProjectionBehind(caseId, null, minRevision, Duration.ZERO) : new TooManyWaiters(refusal.get());
         }
@@ -137,10 +147,9 @@ class ProjectionWaits implements SmartLifecycle {
         if (cases.isEmpty()) {
             return;
         }
-        List<ProjectedAssignment> reads = assignments.readAll(cases);
-        Counter.builder(READS_METRIC).description("Reads of the waited-for cases' projection rows, one query each, "
-                + "by what started them").tag("trigger", trigger).register(meters).increment();
-        for (ProjectedAssignment read : reads) {
+        List<ProjectedAssignment> rows = assignments.readAll(cases);
+        reads.get(trigger).increment();
+        for (ProjectedAssignment read : rows) {
             Set<Waiter> waiters = waiting.get(read.caseId());
             if (waiters != null) {
                 waiters.stream().filter(w -> read.revision() >= w.minRevision())

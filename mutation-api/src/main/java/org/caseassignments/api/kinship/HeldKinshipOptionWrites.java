@@ -4,13 +4,11 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.HeldWrites;
-import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.policy.ResourceRef;
 import org.springframework.stereotype.Component;
 
 /**
- * What a kinship option's create, update or delete held by {@code Min-Assignment-Revision} is authorized against
- * first. A create as an unapproved option (the body, which may approve it, is not read yet); a soft-deleted option
+ * Kinship options as the filter holding a write by {@code Min-Assignment-Revision} finds them: a soft-deleted option
  * is no record, so its write is not held and the handler answers 404.
  */
 @Component
@@ -25,11 +23,6 @@ class HeldKinshipOptionWrites implements HeldWrites {
     @Override
     public String collection() {
         return "kinship-options";
-    }
-
-    @Override
-    public ResourceRef createdIn(ProjectedAssignment assignment) {
-        return KinshipOption.createdIn(assignment, false);
     }
 
     @Override

@@ -4,11 +4,10 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.HeldWrites;
-import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.policy.ResourceRef;
 import org.springframework.stereotype.Component;
 
-/** What a placement's create or update held by {@code Min-Assignment-Revision} is authorized against first. */
+/** Placements as the filter holding a write by {@code Min-Assignment-Revision} finds them. */
 @Component
 class HeldPlacementWrites implements HeldWrites {
 
@@ -21,11 +20,6 @@ class HeldPlacementWrites implements HeldWrites {
     @Override
     public String collection() {
         return "placements";
-    }
-
-    @Override
-    public ResourceRef createdIn(ProjectedAssignment assignment) {
-        return Placement.proposedIn(assignment);
     }
 
     @Override

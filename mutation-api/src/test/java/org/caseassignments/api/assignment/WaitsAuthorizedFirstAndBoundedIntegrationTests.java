@@ -216,30 +216,38 @@ class WaitsAuthorizedFirstAndBoundedIntegrationTests {
     }
 
     @Test
-    void shouldRefuse403NotProjectionBehindWhenTheCallerMayNotWriteThePlacement() {
+    void shouldRefuse403NotProjectionBehindWhenTheCallerMayNotReadTheCasesAssignment() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String roleless = TestTokens.subject("nobody").token();
+
+        Reply patch = api.send(ApiClient.request("PATCH", "/placements/" + placement).token(roleless)
+                .ifMatch(TestETags.placement(placement, 1)).json("{\"start_date\": \"2026-01-02\"}")
+                .header("Min-Assignment-Revision", "9223372036854775807").header("Prefer", "wait=5"));
+        Reply create = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(roleless)
+                .json("{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}")
+                .header("Min-Assignment-Revision", "9223372036854775807"));
+
+        for (Reply reply : List.of(patch, create)) {
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
+            assertThat(reply.body()).doesNotContain(caseId.toString()).doesNotContain("PROJECTION_BEHIND");
+        }
+    }
+
+    @Test
+    void shouldNameNeitherTheCaseNorItsRevisionToACallerWhoMayNotReadThePlacement() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         String stranger = TestTokens.caseworker("w-9").token();
 
         Reply reply = api.send(ApiClient.request("PATCH", "/placements/" + placement).token(stranger)
                 .ifMatch(TestETags.placement(placement, 1)).json("{\"start_date\": \"2026-01-02\"}")
-                .header("Min-Assignment-Revision", "9223372036854775807").header("Prefer", "wait=5"));
-
-        assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
-        assertThat(reply.body()).doesNotContain(caseId.toString()).doesNotContain("PROJECTION_BEHIND");
-    }
-
-    @Test
-    void shouldRefuse403NotProjectionBehindWhenTheCallerMayNotCreateInTheCase() {
-        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        String stranger = TestTokens.caseworker("w-9").token();
-
-        Reply reply = api.send(ApiClient.request("POST", "/cases/" + caseId + "/kinship-options").token(stranger)
-                .json("{\"relative_name\": \"Ann\", \"relationship\": \"aunt\"}")
                 .header("Min-Assignment-Revision", "9223372036854775807"));
 
-        assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
-        assertThat(reply.body()).doesNotContain(caseId.toString()).doesNotContain("PROJECTION_BEHIND");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(409);
+        assertThat(reply.code()).isEqualTo("PROJECTION_BEHIND");
+        assertThat(reply.body()).doesNotContain(caseId.toString()).doesNotContain("current_revision");
+        assertThat(reply.json().path("min_revision").asLong()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
