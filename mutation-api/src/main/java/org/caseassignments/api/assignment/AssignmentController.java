@@ -87,12 +87,19 @@ class AssignmentController {
             mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")),
             headers = @Header(name = HttpHeaders.RETRY_AFTER, description = Responses.PROJECTION_BEHIND_RETRY_AFTER,
                     schema = @Schema(type = "integer", minimum = "1")))
+    @ApiResponse(responseCode = "429", description = Responses.TOO_MANY_WAITERS + " (Retry-After)", content = @Content(
+            mediaType = ProblemWriter.PROBLEM_JSON, schema = @Schema(ref = "#/components/schemas/Problem")),
+            headers = @Header(name = HttpHeaders.RETRY_AFTER, description = Responses.TOO_MANY_WAITERS_RETRY_AFTER,
+                    schema = @Schema(type = "integer", minimum = "1")))
     @GetMapping("/cases/{caseId}/assignment")
     DeferredResult<ResponseEntity<Object>> get(
             Caller caller, @PathVariable UUID caseId,
             @Parameter(description = "Answer once the projection holds the case at this assignment revision or above "
-                    + "(the revision the case service returned with its write): a whole number, 0 or more. Not reached "
-                    + "within wait: 409 PROJECTION_BEHIND. A case the projection does not know yet is behind",
+                    + "(the revision the case service returned with its write): a whole number, 0 or more. Authorized "
+                    + "first: a case the caller may not read is 403 at once. Not reached within wait: 409 "
+                    + "PROJECTION_BEHIND. A case the projection does not know yet is behind, and waited for only "
+                    + "within api.assignment.unknown-case-waiters-per-subject. Past the waiters' caps: 429 "
+                    + "TOO_MANY_WAITERS",
                     schema = @Schema(type = "integer", format = "int64", minimum = "0"))
             @RequestParam(name = "min_revision", required = false) Long minRevision,
             @Parameter(description = "How long to wait for min_revision: an ISO-8601 duration (PT2S, PT0.5S) from PT0S "
@@ -134,8 +141,12 @@ class AssignmentController {
         }
         long wanted = revision("min_revision", minRevision);
         ProjectedAssignment now = assignments.read(caseId);
-        if (now.revision() >= wanted) {
-            return answered(authorized(caller, now));
+        if (now.known()) {
+            // authorized before any wait: a case the caller may not read is 403 at once, not after the wait (decision 39)
+            AssignmentResponse readable = authorized(caller, now);
+            if (now.revision() >= wanted) {
+                return answered(readable);
+            }
         }
         if (patience.isZero()) {
             throw behind(caller, now, wanted, patience);
@@ -156,6 +167,8 @@ class AssignmentController {
      */
     private DeferredResult<ResponseEntity<Object>> waited(Caller caller, ProjectedAssignment before, long wanted,
                                                           Duration patience) {
+        ProjectionWaits.Wait wait = waits.await(before.caseId(), wanted, patience, WaiterAdmission.Holder.of(caller),
+                !before.known());
         DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>(patience.plus(ANSWER_MARGIN).toMillis());
         answer.onTimeout(() -> {
             try {
@@ -164,8 +177,12 @@ class AssignmentController {
                 answer.setErrorResult(denied);
             }
         });
-        waits.await(before.caseId(), wanted, patience).thenApply(reached -> {
-            ProjectedAssignment read = assignments.read(before.caseId());
+        // a client that went away, or an answer given, ends the wait and its place under the caps
+        answer.onError(error -> wait.release().run());
+        answer.onCompletion(wait.release());
+        wait.answer().thenApply(reached -> {
+            // the read that woke every waiter of the case answers this one too; only a wait that ended reads again
+            ProjectedAssignment read = reached.orElseGet(() -> assignments.read(before.caseId()));
             if (read.revision() < wanted) {
                 throw behind(caller, read, wanted, patience);
             }

@@ -3,6 +3,8 @@ package org.caseassignments.api.assignment;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -29,8 +31,10 @@ public class CaseAssignments {
             SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction,
                    (EXTRACT(EPOCH FROM statement_timestamp() - updated_at) * 1000)::bigint AS age_millis
               FROM case_assignments
-             WHERE case_id = ?
             """;
+    private static final String READ_ONE = READ + " WHERE case_id = ?";
+    /** The same, for many cases in one query: what wakes every waiter of the cases a commit moved. */
+    private static final String READ_ALL = READ + " WHERE case_id = ANY (?::uuid[])";
 
     static final String AGE_METRIC = "api.projection.age";
 
@@ -107,13 +111,24 @@ public class CaseAssignments {
      * to decide on. Records the age of a known row in {@code api.projection.age}.
      */
     public ProjectedAssignment read(UUID caseId) {
-        return jdbc.query(READ, (rs, row) -> {
-            ProjectedAssignment assignment = map(rs, row);
-            if (assignment.known()) {
-                age.record(Duration.ofMillis(Math.max(0, rs.getLong("age_millis"))));
-            }
-            return assignment;
-        }, caseId).stream().findFirst().orElseGet(() -> ProjectedAssignment.unknown(caseId));
+        return jdbc.query(READ_ONE, this::aged, caseId).stream().findFirst()
+                .orElseGet(() -> ProjectedAssignment.unknown(caseId));
+    }
+
+    /**
+     * The projection of each of {@code cases} as it is now, in one query, from the pool; a case with no row is left
+     * out. Records the age of each known row, as {@link #read} does.
+     */
+    List<ProjectedAssignment> readAll(Collection<UUID> cases) {
+        return jdbc.query(READ_ALL, this::aged, (Object) cases.stream().map(UUID::toString).toArray(String[]::new));
+    }
+
+    private ProjectedAssignment aged(ResultSet rs, int row) throws SQLException {
+        ProjectedAssignment assignment = map(rs, row);
+        if (assignment.known()) {
+            age.record(Duration.ofMillis(Math.max(0, rs.getLong("age_millis"))));
+        }
+        return assignment;
     }
 
     /**

@@ -26,6 +26,16 @@ public final class ProjectionBehind extends ApiProblem {
                 List.of(), properties(currentRevision, minRevision), RETRY_AFTER);
     }
 
+    private ProjectionBehind(long minRevision, Duration waited) {
+        super(ProblemCode.PROJECTION_BEHIND, "The projection has not reached revision " + minRevision + " after waiting "
+                + waited + "; retry later or wait longer", List.of(), Map.of("min_revision", minRevision), RETRY_AFTER);
+    }
+
+    /** Not reached, for a caller who may not read the record it writes: names neither the case nor its revision. */
+    static ProjectionBehind unnamed(long minRevision, Duration waited) {
+        return new ProjectionBehind(minRevision, waited);
+    }
+
     private static Map<String, Object> properties(Long currentRevision, long minRevision) {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("current_revision", currentRevision);

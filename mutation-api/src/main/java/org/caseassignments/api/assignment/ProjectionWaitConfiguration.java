@@ -1,11 +1,13 @@
 package org.caseassignments.api.assignment;
 
+import java.util.List;
+
 import jakarta.servlet.DispatcherType;
+import org.caseassignments.api.policy.PolicyEngine;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 @Configuration(proxyBeanMethods = false)
 class ProjectionWaitConfiguration {
@@ -15,10 +17,11 @@ class ProjectionWaitConfiguration {
      * have wrapped the request, so a write dispatched again after its wait is still held to them.
      */
     @Bean
-    FilterRegistrationBean<ProjectionWaitFilter> projectionWaitFilter(JdbcTemplate jdbc, ProjectionWaits waits,
+    FilterRegistrationBean<ProjectionWaitFilter> projectionWaitFilter(CaseAssignments assignments, PolicyEngine policy,
+                                                                 List<HeldWrites> held, ProjectionWaits waits,
                                                                  AssignmentProperties properties) {
-        FilterRegistrationBean<ProjectionWaitFilter> registration =
-                new FilterRegistrationBean<>(new ProjectionWaitFilter(jdbc, waits, properties.maxWait()));
+        FilterRegistrationBean<ProjectionWaitFilter> registration = new FilterRegistrationBean<>(
+                new ProjectionWaitFilter(assignments, policy, held, waits, properties.maxWait()));
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         registration.setDispatcherTypes(DispatcherType.REQUEST);
         registration.setAsyncSupported(true);

@@ -4,23 +4,27 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemWriter;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.store.CaseIds;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -28,38 +32,45 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * or a connection, until the projection of the record's case has reached revision N, then handled as if it had
  * just arrived (authorized on what it then reads); if N is not reached within the wait ({@code Prefer: wait=S},
  * RFC 7240, at most {@code api.assignment.max-wait}), it is answered 409 {@code PROJECTION_BEHIND} with nothing
- * written. A case of another jurisdiction is never waited for: the handler refuses it as always (decision 32).
- * A malformed {@code Prefer: wait} is 400 on every write, with the header or without it (decision 32, amendment).
+ * written. A malformed {@code Prefer: wait} is 400 on every write, with the header or without it (decision 32).
+ *
+ * <p>The header is judged only after authorization (decision 39). The write itself cannot be authorized before
+ * the wait — letting it become allowed is what the wait is for (the new assignee waiting for its reassignment) — so
+ * the policy is asked what a waited read is asked: may the caller read the case's assignment. A caller who may not,
+ * or a record that does not exist or is deleted ({@link HeldWrites}), goes straight to the handler, which answers
+ * its 403 or 404 as without the header. A 409 names the case and its revision only to a caller who may read the
+ * record it writes (for a create, the case's assignment); to others it names neither. A held write counts under
+ * the waiters' caps (429 {@code TOO_MANY_WAITERS}), and a case the projection does not know yet is waited for only
+ * within the caller's allowance.
  */
 final class ProjectionWaitFilter extends OncePerRequestFilter {
 
     static final String HEADER = "Min-Assignment-Revision";
-    private static final Pattern CASE_IN_PATH = Pattern.compile("^/cases/([^/]+)/(?:placements|kinship-options)$");
-    private static final Pattern ROW_IN_PATH = Pattern.compile("^/(placements|kinship-options)/([^/]+)$");
+    private static final Pattern CREATE_IN_CASE = Pattern.compile("^/cases/([^/]+)/([^/]+)$");
+    private static final Pattern WRITE_OF_RECORD = Pattern.compile("^/([^/]+)/([^/]+)$");
     private static final String PREFER = "Prefer";
     /** A preference's name ends where its value or its parameters begin (RFC 7240 section 2). */
     private static final Pattern PREFERENCE_NAME = Pattern.compile("[=;]");
     private static final Pattern PREFER_WAIT = Pattern.compile("(?i)^\\s*wait\\s*=\\s*(\\d{1,9})\\s*$");
 
-    private static final String CASE_OF_ROW = """
-            SELECT r.case_id, ca.assignment_revision, ca.jurisdiction
-              FROM %s r LEFT JOIN case_assignments ca ON ca.case_id = r.case_id
-             WHERE r.id = ?
-            """;
-    private static final String CASE = """
-            SELECT ca.case_id, ca.assignment_revision, ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = ?
-            """;
-
-    /** The case a write is about, as the projection holds it now (revision -1 and no jurisdiction: unknown). */
-    private record Projected(UUID caseId, long revision, String jurisdiction) {
+    /**
+     * A write to hold: its case as the projection holds it now, and what the caller must be allowed to read for a 409
+     * to name the case and its revision (the record for an update or delete, the case's assignment for a create).
+     */
+    private record Target(ProjectedAssignment assignment, ResourceRef named) {
     }
 
-    private final JdbcTemplate jdbc;
+    private final CaseAssignments assignments;
+    private final PolicyEngine policy;
+    private final Map<String, HeldWrites> held;
     private final ProjectionWaits waits;
     private final Duration maxWait;
 
-    ProjectionWaitFilter(JdbcTemplate jdbc, ProjectionWaits waits, Duration maxWait) {
-        this.jdbc = jdbc;
+    ProjectionWaitFilter(CaseAssignments assignments, PolicyEngine policy, List<HeldWrites> held, ProjectionWaits waits,
+                         Duration maxWait) {
+        this.assignments = assignments;
+        this.policy = policy;
+        this.held = held.stream().collect(Collectors.toUnmodifiableMap(HeldWrites::collection, h -> h));
         this.waits = waits;
         this.maxWait = maxWait;
     }
@@ -76,7 +87,7 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         long minRevision;
         Duration wait;
-        Projected projected;
+        Target target;
         try {
             // A malformed wait is refused on every write, also one without the header: never silently ignored.
             wait = wait(Collections.list(request.getHeaders(PREFER)));
@@ -85,34 +96,43 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
                 return;
             }
             minRevision = minRevision(Collections.list(request.getHeaders(HEADER)));
-            projected = projected(request.getRequestURI());
+            target = target(request.getRequestURI());
         } catch (ApiProblem problem) {
             ProblemWriter.write(request, response, problem);
             return;
         }
-        String jurisdiction = callerJurisdiction();
-        if (projected == null || jurisdiction == null || projected.revision() >= minRevision
-                || projected.jurisdiction() != null && !projected.jurisdiction().equals(jurisdiction)) {
-            // Nothing to wait for: the record is missing (404), the caller unauthenticated (401), the revision
-            // reached, or the case another jurisdiction's (403): the handler answers as it always does.
+        Optional<Caller> caller = Caller.authenticated();
+        if (target == null || caller.isEmpty() || target.assignment().revision() >= minRevision
+                || target.assignment().known() && !policy.allows(caller.get(), Action.READ, target.assignment().resource())) {
+            // Nothing to wait for, or nothing to tell: the record is missing or deleted (404), the caller
+            // unauthenticated (401), the revision reached, or the case's assignment not the caller's to read (403):
+            // the handler answers as always.
             chain.doFilter(request, response);
             return;
         }
-        if (wait.isZero()) {
-            ProblemWriter.write(request, response, behind(projected, minRevision, wait));
+        ProjectionWaits.Wait held;
+        try {
+            if (wait.isZero()) {
+                throw behind(caller.get(), target, minRevision, wait);
+            }
+            held = waits.await(target.assignment().caseId(), minRevision, wait,
+                    WaiterAdmission.Holder.of(caller.get()), !target.assignment().known());
+        } catch (ApiProblem problem) {
+            ProblemWriter.write(request, response, problem);
             return;
         }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
-        waits.await(projected.caseId(), minRevision, wait).whenComplete((reached, error) -> {
-            if (Boolean.TRUE.equals(reached)) {
+        async.addListener(releasing(held));
+        held.answer().whenComplete((reached, error) -> {
+            if (reached != null && reached.isPresent()) {
                 async.dispatch();
                 return;
             }
             try {
-                Projected now = projected(request.getRequestURI());
+                Target now = target(request.getRequestURI());
                 ProblemWriter.write(request, (HttpServletResponse) async.getResponse(),
-                        behind(now == null ? projected : now, minRevision, wait));
+                        behind(caller.get(), now == null ? target : now, minRevision, wait));
             } catch (IOException | RuntimeException e) {
                 logger.warn("Could not answer a write whose projection wait ended: " + e.getMessage());
             } finally {
@@ -121,9 +141,44 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         });
     }
 
-    private static ProjectionBehind behind(Projected projected, long minRevision, Duration waited) {
-        return new ProjectionBehind(projected.caseId(), projected.revision() < 0 ? null : projected.revision(),
-                minRevision, waited);
+    /** Gives the wait up when its client goes away, or the request ends in any other way. */
+    private static AsyncListener releasing(ProjectionWaits.Wait held) {
+        return new AsyncListener() {
+            @Override
+            public void onComplete(AsyncEvent event) {
+                held.release().run();
+            }
+
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                held.release().run();
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                held.release().run();
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+                // the same request, held again: still one wait
+            }
+        };
+    }
+
+    /**
+     * Not reached: 409, naming the case and its revision only to a caller who may read the record it writes (or, for
+     * a create, the case's assignment); to anyone else, neither — the new assignee waiting for its reassignment, or a
+     * caller who will never be allowed the write.
+     */
+    private ProjectionBehind behind(Caller caller, Target target, long minRevision, Duration waited) {
+        ProjectedAssignment projected = target.assignment();
+        if (!projected.known()) {
+            return new ProjectionBehind(projected.caseId(), null, minRevision, waited);
+        }
+        return policy.allows(caller, Action.READ, target.named())
+                ? new ProjectionBehind(projected.caseId(), projected.revision(), minRevision, waited)
+                : ProjectionBehind.unnamed(minRevision, waited);
     }
 
     private long minRevision(List<String> values) {
@@ -162,41 +217,27 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         return wait == null ? Duration.ZERO : wait;
     }
 
-    /** The case the write is about; null when the path names no case-scoped record, or one that does not exist. */
-    private Projected projected(String path) {
-        Matcher create = CASE_IN_PATH.matcher(path);
-        if (create.matches()) {
+    /**
+     * The write the path names, with what the policy is first asked; null when the path's id is not a UUID or names
+     * no live record (the handler answers those).
+     */
+    private Target target(String path) {
+        Matcher create = CREATE_IN_CASE.matcher(path);
+        if (create.matches() && held.containsKey(create.group(2))) {
             UUID caseId = CaseIds.parse(create.group(1));
             if (caseId == null) {
                 return null;
             }
-            return jdbc.query(CASE, (rs, row) -> map(rs, caseId), caseId).stream().findFirst()
-                    .orElse(new Projected(caseId, -1, null));
+            ProjectedAssignment assignment = assignments.read(caseId);
+            return new Target(assignment, assignment.resource());
         }
-        Matcher update = ROW_IN_PATH.matcher(path);
-        if (update.matches()) {
-            UUID id = CaseIds.parse(update.group(2));
-            String table = update.group(1).equals("placements") ? "placements" : "kinship_options";
-            if (id == null) {
-                return null;
-            }
-            return jdbc.query(CASE_OF_ROW.formatted(table), (rs, row) -> map(rs, rs.getObject("case_id", UUID.class)), id)
-                    .stream().findFirst().orElse(null);
+        Matcher write = WRITE_OF_RECORD.matcher(path);
+        if (write.matches() && held.containsKey(write.group(1))) {
+            UUID id = CaseIds.parse(write.group(2));
+            Optional<ResourceRef> record = id == null ? Optional.empty() : held.get(write.group(1)).current(id);
+            return record.map(r -> new Target(assignments.read(r.caseId()), r)).orElse(null);
         }
         throw ApiProblem.invalidField(HEADER, "applies to writes of placements and kinship options only, which belong "
                 + "to a case");
-    }
-
-    private static Projected map(java.sql.ResultSet rs, UUID caseId) throws java.sql.SQLException {
-        long revision = rs.getLong("assignment_revision");
-        boolean known = !rs.wasNull() && revision >= 0;
-        return new Projected(caseId, known ? revision : -1, known ? rs.getString("jurisdiction") : null);
-    }
-
-    /** The verified token's jurisdiction; null when the request carries no verified token. */
-    private static String callerJurisdiction() {
-        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        return authentication instanceof JwtAuthenticationToken token
-                ? token.getToken().getClaimAsString(Caller.JURISDICTION) : null;
     }
 }

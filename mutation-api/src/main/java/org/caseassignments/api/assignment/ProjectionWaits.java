@@ -1,91 +1,123 @@
 package org.caseassignments.api.assignment;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
-import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.caseassignments.store.AssignmentWriter;
-import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Requests waiting for the projection of a case to reach a revision (decision 32). A waiter is a future
- * in a map, not a thread or a connection: one listener thread, on one connection of its own outside the
- * pool, hears each commit of the projector that moved a case ({@code LISTEN} on
- * {@link AssignmentWriter#MOVED_CHANNEL}) and then reads the revisions of every waited-for case in one query;
- * the same read runs every {@code api.assignment.recheck-interval} while anyone waits, in case a notification
- * was lost with the listener's connection. A waiter not reached in time completes with false.
+ * Requests waiting for the projection of a case to reach a revision (decisions 32 and 39). A waiter is a future
+ * in a map, not a thread or a connection, admitted only within the caps ({@link WaiterAdmission}). A
+ * {@link ProjectionListener} hears each commit of the projector that moved a case and the waited-for cases are then
+ * read in one query, whose rows answer every waiter they reach: N waiters of a case cost one read, not N. The same
+ * read runs every {@code api.assignment.recheck-interval} on a thread of its own while anyone waits, whatever the
+ * listener does, so a lost notification or a hung listener delays an answer by one interval at most. A waiter not
+ * reached in time completes empty. Answers run on a small executor, in the logging context (MDC) of the request
+ * that waits, which is cleared after each.
  */
 @Component
 class ProjectionWaits implements SmartLifecycle {
 
+    static final String WAITERS_METRIC = "api.projection.waiters";
+    static final String REFUSED_METRIC = "api.projection.waiters.refused";
+    static final String READS_METRIC = "api.projection.waiters.reads";
+
     private static final Logger log = LoggerFactory.getLogger(ProjectionWaits.class);
 
-    private static final String REVISIONS = """
-            SELECT case_id, assignment_revision FROM case_assignments WHERE case_id = ANY (?::uuid[])
-            """;
+    /** One waiting request: the revision it wants, who holds it, and its answer (the read that reached it). */
+    private record Waiter(long minRevision, WaiterAdmission.Holder holder, boolean unknownCase,
+                          CompletableFuture<Optional<ProjectedAssignment>> reached) {
+    }
 
-    private record Waiter(long minRevision, CompletableFuture<Boolean> reached) {
+    /**
+     * An admitted wait.
+     *
+     * @param answer  the projection as read when it reached the revision, on the answers' executor; empty when the
+     *                wait ended first (its time, {@link #release}, the application stopping)
+     * @param release ends the wait now, empty (its client went away); harmless once it has ended
+     */
+    record Wait(CompletableFuture<Optional<ProjectedAssignment>> answer, Runnable release) {
     }
 
     private final Map<UUID, Set<Waiter>> waiting = new ConcurrentHashMap<>();
-    private final JdbcTemplate jdbc;
-    private final javax.sql.DataSource dataSource;
+    private final CaseAssignments assignments;
+    private final WaiterAdmission admission;
     private final Duration recheck;
-    /** Where a waiter's answer is read and built, so neither the listener nor the timer does it, one after another. */
-    private final ExecutorService answers = Executors.newFixedThreadPool(4, runnable -> {
-        Thread thread = new Thread(runnable, "projection-wait-answers");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "projection-wait-timeouts");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final Map<WaiterAdmission.Refusal, Counter> refused = new EnumMap<>(WaiterAdmission.Refusal.class);
+    private final Map<String, Counter> reads = new HashMap<>();
+    private final ProjectionListener listener;
+    private final ExecutorService answers = Executors.newFixedThreadPool(4, daemon("projection-wait-answers"));
+    private final ScheduledExecutorService timeouts =
+            Executors.newSingleThreadScheduledExecutor(daemon("projection-wait-timeouts"));
+    private final ScheduledExecutorService rechecks =
+            Executors.newSingleThreadScheduledExecutor(daemon("projection-wait-recheck"));
     private volatile boolean running;
-    private Thread listener;
 
-    ProjectionWaits(JdbcTemplate jdbc, javax.sql.DataSource dataSource, AssignmentProperties properties,
-                    MeterRegistry meters) {
-        this.jdbc = jdbc;
-        this.dataSource = dataSource;
+    ProjectionWaits(CaseAssignments assignments, ProjectionListener.Connections connections,
+                    AssignmentProperties properties, MeterRegistry meters) {
+        this.assignments = assignments;
+        this.admission = new WaiterAdmission(properties.maxWaiters(), properties.maxWaitersPerSubject(),
+                properties.unknownCaseWaitersPerSubject());
         this.recheck = properties.recheckInterval();
-        Gauge.builder("api.projection.waiters", waiting, map -> map.values().stream().mapToInt(Set::size).sum())
+        // registered up front, so an alert or a panel sees zero, not no series, before the first refusal or read
+        for (WaiterAdmission.Refusal refusal : WaiterAdmission.Refusal.values()) {
+            refused.put(refusal, Counter.builder(REFUSED_METRIC).description("Requests refused a wait for the "
+                    + "projection, by the bound that refused them").tag("reason", refusal.tag()).register(meters));
+        }
+        for (String trigger : List.of("registration", "commit", "recheck")) {
+            reads.put(trigger, Counter.builder(READS_METRIC).description("Reads of the waited-for cases' projection "
+                    + "rows, one query each, by what started them").tag("trigger", trigger).register(meters));
+        }
+        // between notifications the listener probes its connection: as often as the recheck, and within its timeout
+        Duration poll = recheck.compareTo(properties.listenerTimeout()) < 0 ? recheck : properties.listenerTimeout();
+        this.listener = new ProjectionListener(connections, poll, () -> checkAll("commit"));
+        Gauge.builder(WAITERS_METRIC, admission, WaiterAdmission::held)
                 .description("Requests waiting for the projection to reach a revision (min_revision, "
-                        + "Min-Assignment-Revision)")
+                        + "Min-Assignment-Revision), waited reads and held writes together")
                 .register(meters);
     }
 
     /**
-     * Completes with true once the projection holds {@code caseId} at {@code minRevision} or above, with false
-     * when {@code wait} passed first. Never blocks the caller.
+     * Admits a wait for {@code caseId} to reach {@code minRevision}, for at most {@code wait}, and answers it with the
+     * projection as read when it did. Never blocks the caller.
+     *
+     * @param unknownCase whether the projection does not know the case: such a wait could not be authorized, and
+     *                    counts against the holder's smaller allowance
+     * @throws TooManyWaiters    429 when this instance, or this holder, holds as many waits as allowed
+     * @throws ProjectionBehind 409 at once, not waiting, when the holder's allowance for unknown cases is used
      */
-    CompletableFuture<Boolean> await(UUID caseId, long minRevision, Duration wait) {
-        Waiter waiter = new Waiter(minRevision, new CompletableFuture<>());
+    Wait await(UUID caseId, long minRevision, Duration wait, WaiterAdmission.Holder holder, boolean unknownCase) {
+        Optional<WaiterAdmission.Refusal> refusal = admission.admit(holder, unknownCase);
+        if (refusal.isPresent()) {
+            refused.get(refusal.get()).increment();
+            throw refusal.get() == WaiterAdmission.Refusal.UNKNOWN_CASE
+                    ? new ProjectionBehind(caseId, null, minRevision, Duration.ZERO) : new TooManyWaiters(refusal.get());
+        }
+        Waiter waiter = new Waiter(minRevision, holder, unknownCase, new CompletableFuture<>());
         waiting.computeIfAbsent(caseId, id -> ConcurrentHashMap.newKeySet()).add(waiter);
-        ScheduledFuture<?> timeout = timeouts.schedule(() -> waiter.reached().complete(false),
+        ScheduledFuture<?> timeout = timeouts.schedule(() -> waiter.reached().complete(Optional.empty()),
                 wait.toNanos(), TimeUnit.NANOSECONDS);
         waiter.reached().whenComplete((reached, error) -> {
             timeout.cancel(false);
@@ -93,98 +125,92 @@ class ProjectionWaits implements SmartLifecycle {
                 waiters.remove(waiter);
                 return waiters.isEmpty() ? null : waiters;
             });
+            admission.release(holder, unknownCase);
         });
-        // A commit between the caller's read and this registration was announced before anyone listened for it.
-        check(Set.of(caseId));
-        return waiter.reached().thenApplyAsync(reached -> reached, answers);
+        Wait admitted = new Wait(waiter.reached().thenApplyAsync(reached -> reached, inContextOf(MDC.getCopyOfContextMap())),
+                () -> waiter.reached().complete(Optional.empty()));
+        try {
+            // A commit between the caller's read and this registration was announced before anyone listened for it.
+            check(Set.of(caseId), "registration");
+        } catch (RuntimeException e) {
+            admitted.release().run();
+            throw e;
+        }
+        if (!running) {
+            admitted.release().run();
+        }
+        return admitted;
     }
 
-    /** Reads the given cases' revisions and completes every waiter they reach. */
-    private void check(Set<UUID> cases) {
+    /** Reads the given cases in one query and answers every waiter that read reaches with it. */
+    private void check(Set<UUID> cases, String trigger) {
         if (cases.isEmpty()) {
             return;
         }
-        List<Waiter> reached = new ArrayList<>();
-        jdbc.query(REVISIONS, rs -> {
-            UUID caseId = rs.getObject("case_id", UUID.class);
-            long revision = rs.getLong("assignment_revision");
-            Set<Waiter> waiters = waiting.get(caseId);
+        List<ProjectedAssignment> rows = assignments.readAll(cases);
+        reads.get(trigger).increment();
+        for (ProjectedAssignment read : rows) {
+            Set<Waiter> waiters = waiting.get(read.caseId());
             if (waiters != null) {
-                waiters.stream().filter(w -> revision >= w.minRevision()).forEach(reached::add);
-            }
-        }, (Object) cases.stream().map(UUID::toString).toArray(String[]::new));
-        reached.forEach(w -> w.reached().complete(true));
-    }
-
-    private void listen() {
-        while (running) {
-            try (Connection connection = listenerConnection();
-                 Statement statement = connection.createStatement()) {
-                statement.execute("LISTEN " + AssignmentWriter.MOVED_CHANNEL);
-                PGConnection notifications = connection.unwrap(PGConnection.class);
-                while (running) {
-                    notifications.getNotifications((int) Math.max(1, recheck.toMillis()));
-                    checkAll();
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (running) {
-                    log.warn("Listening for the projector's commits failed ({}); waiting requests are read again every "
-                            + "{} until the listener is back", e.getMessage(), recheck);
-                    pauseAndCheck();
-                }
+                waiters.stream().filter(w -> read.revision() >= w.minRevision())
+                        .forEach(w -> w.reached().complete(Optional.of(read)));
             }
         }
     }
 
-    private void checkAll() {
+    private void checkAll(String trigger) {
         try {
-            check(Set.copyOf(waiting.keySet()));
+            check(Set.copyOf(waiting.keySet()), trigger);
         } catch (RuntimeException e) {
             log.warn("Reading the revisions of {} waited-for cases failed: {}", waiting.size(), e.getMessage());
         }
     }
 
-    /** While the listener's connection is down, the waiters are still read on the recheck interval. */
-    private void pauseAndCheck() {
-        try {
-            Thread.sleep(recheck.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        checkAll();
+    /**
+     * The answers' executor, running each task in the logging context of the request that waits and leaving the
+     * thread's context empty after it, so no line logged there names another request's caller or case.
+     */
+    private Executor inContextOf(Map<String, String> context) {
+        return task -> answers.execute(() -> {
+            if (context == null) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(context);
+            }
+            try {
+                task.run();
+            } finally {
+                MDC.clear();
+            }
+        });
     }
 
-    /** A connection of its own, with the pool's settings, so that listening never takes one of the pool's. */
-    private Connection listenerConnection() throws SQLException {
-        if (dataSource instanceof HikariDataSource hikari) {
-            Connection connection = DriverManager.getConnection(hikari.getJdbcUrl(), hikari.getUsername(),
-                    hikari.getPassword());
-            if (hikari.getConnectionInitSql() != null) {
-                try (Statement init = connection.createStatement()) {
-                    init.execute(hikari.getConnectionInitSql());
-                }
-            }
-            return connection;
-        }
-        return dataSource.getConnection();
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     @Override
     public void start() {
         running = true;
-        listener = new Thread(this::listen, "projection-wait-listener");
-        listener.setDaemon(true);
         listener.start();
+        rechecks.scheduleWithFixedDelay(() -> {
+            if (!waiting.isEmpty()) {
+                checkAll("recheck");
+            }
+        }, recheck.toNanos(), recheck.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /** Every waiter is answered (not reached) before the web server's graceful shutdown waits for its requests. */
     @Override
     public void stop() {
         running = false;
-        if (listener != null) {
-            listener.interrupt();
-        }
-        waiting.values().forEach(waiters -> waiters.forEach(w -> w.reached().complete(false)));
+        listener.stop();
+        rechecks.shutdownNow();
+        waiting.values().forEach(waiters -> waiters.forEach(w -> w.reached().complete(Optional.empty())));
         timeouts.shutdownNow();
         answers.shutdown();
     }

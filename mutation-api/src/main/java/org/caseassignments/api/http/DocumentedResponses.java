@@ -129,9 +129,11 @@ final class DocumentedResponses implements OperationCustomizer {
 
     /**
      * A write of a case-scoped record may wait for the projection ({@code Min-Assignment-Revision}, {@code Prefer:
-     * wait}), says the assignment revision it was made under, and when to retry a 409 {@code PROJECTION_BEHIND}.
+     * wait}), says the assignment revision it was made under, and when to retry a 409 {@code PROJECTION_BEHIND} or a
+     * 429 {@code TOO_MANY_WAITERS}.
      */
     private static void documentProjectionWait(Operation operation, ApiResponses responses) {
+        problem(responses, "429", Responses.TOO_MANY_WAITERS);
         operation.addParametersItem(new HeaderParameter().name("Min-Assignment-Revision").required(false)
                 .description("Wait until the projection of the record's case has reached this assignment revision "
                         + "before authorizing; 409 PROJECTION_BEHIND, with nothing written, if it does not within the "
@@ -146,10 +148,10 @@ final class DocumentedResponses implements OperationCustomizer {
                 response.addHeaderObject(Responses.ASSIGNMENT_REVISION,
                         header("The case assignment revision the write was authorized and made under"));
             }
-            if (status.equals("409")) {
-                response.addHeaderObject(HttpHeaders.RETRY_AFTER, new Header()
-                        .description(Responses.PROJECTION_BEHIND_RETRY_AFTER).schema(new IntegerSchema().minimum(
-                                java.math.BigDecimal.ONE)));
+            if (status.equals("409") || status.equals("429")) {
+                response.addHeaderObject(HttpHeaders.RETRY_AFTER, new Header().description(status.equals("409")
+                        ? Responses.PROJECTION_BEHIND_RETRY_AFTER : Responses.TOO_MANY_WAITERS_RETRY_AFTER)
+                        .schema(new IntegerSchema().minimum(java.math.BigDecimal.ONE)));
             }
         });
     }

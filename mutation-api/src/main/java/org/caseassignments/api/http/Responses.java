@@ -65,6 +65,15 @@ public final class Responses {
     public static final String PROJECTION_BEHIND_RETRY_AFTER = "On PROJECTION_BEHIND: seconds to wait before trying "
             + "again (1); the same request is safe to repeat, nothing was written";
 
+    /** What a 429 {@code TOO_MANY_WAITERS} means, for the API description. */
+    public static final String TOO_MANY_WAITERS = "TOO_MANY_WAITERS: this instance, or this caller, already holds as "
+            + "many requests waiting for the projection as allowed (api.assignment.max-waiters, "
+            + "api.assignment.max-waiters-per-subject); nothing was read or written";
+
+    /** What the {@code Retry-After} of a 429 {@code TOO_MANY_WAITERS} means, for the API description. */
+    public static final String TOO_MANY_WAITERS_RETRY_AFTER = "Seconds to wait before asking again (1); the same "
+            + "request is safe to repeat, or to send without a wait";
+
     /** {@code answer}, also saying the assignment revision the write saw ({@link #ASSIGNMENT_REVISION}). */
     public static <T> ResponseEntity<T> withAssignmentRevision(ResponseEntity<T> answer, long revision) {
         return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())

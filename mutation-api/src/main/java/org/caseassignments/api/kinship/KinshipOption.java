@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
@@ -24,6 +25,11 @@ record KinshipOption(UUID id, UUID caseId, String relativeName, String relations
 
     ResourceRef resource() {
         return resource(id, caseId, assignment, approved, jurisdiction);
+    }
+
+    /** A kinship option as a create in the case is authorized, with the case's assignment and jurisdiction. */
+    static ResourceRef createdIn(ProjectedAssignment assignment, boolean approved) {
+        return resource(null, assignment.caseId(), assignment.pair(), approved, assignment.jurisdiction());
     }
 
     KinshipOption with(UpdateKinshipOptionRequest change) {

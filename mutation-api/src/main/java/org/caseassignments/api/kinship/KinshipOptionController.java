@@ -68,7 +68,7 @@ class KinshipOptionController {
         UUID id = UUID.randomUUID();
         boolean approved = Boolean.TRUE.equals(request.approved());
         return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
-                assignment -> KinshipOption.resource(null, caseId, assignment.pair(), approved, assignment.jurisdiction()),
+                assignment -> KinshipOption.createdIn(assignment, approved),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
                 created -> {
                     String etag = etag(created);

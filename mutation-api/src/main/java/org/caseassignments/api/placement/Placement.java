@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
@@ -30,6 +31,11 @@ record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId
 
     ResourceRef resource() {
         return resource(id, caseId, assignment, status, jurisdiction);
+    }
+
+    /** A placement as a create in the case is authorized: PROPOSED, with the case's assignment and jurisdiction. */
+    static ResourceRef proposedIn(ProjectedAssignment assignment) {
+        return resource(null, assignment.caseId(), assignment.pair(), PlacementStatus.PROPOSED, assignment.jurisdiction());
     }
 
     Placement with(UpdatePlacementRequest change) {

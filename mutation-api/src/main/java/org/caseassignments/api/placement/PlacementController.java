@@ -68,8 +68,7 @@ class PlacementController {
                 replayed -> placements.find(replayed).map(Placement::resource));
         UUID id = UUID.randomUUID();
         return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
-                assignment -> Placement.resource(null, caseId, assignment.pair(), PlacementStatus.PROPOSED,
-                        assignment.jurisdiction()),
+                Placement::proposedIn,
                 assignment -> {
                     if (request.fosterHomeId() != null
                             && !placements.fosterHomeExists(request.fosterHomeId(), assignment.jurisdiction())) {

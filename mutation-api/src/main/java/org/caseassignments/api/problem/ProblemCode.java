@@ -29,6 +29,7 @@ public enum ProblemCode {
     IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency-Key reused for a different request"),
     IDEMPOTENCY_KEY_REQUIRED(HttpStatus.BAD_REQUEST, "Idempotency-Key required"),
     PROJECTION_BEHIND(HttpStatus.CONFLICT, "The projection has not reached the revision yet"),
+    TOO_MANY_WAITERS(HttpStatus.TOO_MANY_REQUESTS, "Too many requests waiting for the projection"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
     VALIDATION_FAILED(HttpStatus.BAD_REQUEST, "Validation failed"),
     MALFORMED_REQUEST(HttpStatus.BAD_REQUEST, "Malformed request body"),

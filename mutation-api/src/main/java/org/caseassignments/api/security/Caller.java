@@ -1,8 +1,11 @@
 package org.caseassignments.api.security;
 
 import java.util.List;
+import java.util.Optional;
 
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
 /**
  * The authenticated caller as the rulesets see it: the four claims a decision may use. Nothing else
@@ -23,6 +26,12 @@ public record Caller(String sub, List<String> roles, String jurisdiction, List<S
     public Caller {
         roles = List.copyOf(roles);
         adminUnits = List.copyOf(adminUnits);
+    }
+
+    /** The caller of the request this thread serves; empty when it carries no verified bearer token. */
+    public static Optional<Caller> authenticated() {
+        return SecurityContextHolder.getContext().getAuthentication() instanceof JwtAuthenticationToken token
+                ? Optional.of(of(token.getToken())) : Optional.empty();
     }
 
     static Caller of(Jwt jwt) {

@@ -1,10 +1,6 @@
 package org.caseassignments.api.security;
 
 import org.springframework.core.MethodParameter;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.oauth2.jwt.Jwt;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.web.bind.support.WebDataBinderFactory;
 import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
@@ -21,12 +17,7 @@ class CallerArgumentResolver implements HandlerMethodArgumentResolver {
     @Override
     public Caller resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
                                   NativeWebRequest webRequest, WebDataBinderFactory binderFactory) {
-        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        if (authentication instanceof JwtAuthenticationToken token) {
-            Jwt jwt = token.getToken();
-            return Caller.of(jwt);
-        }
-        throw new IllegalStateException("Handler " + parameter.getExecutable() + " needs a Caller, but the request was "
-                + "not authenticated with a bearer token; is its path permitted without one?");
+        return Caller.authenticated().orElseThrow(() -> new IllegalStateException("Handler "
+                + parameter.getExecutable() + " needs a Caller, but the request was not authenticated with a bearer token; is its path permitted without one?"));
     }
 }

@@ -54,6 +54,8 @@ class AssignmentReadsIntegrationTests {
         // the longest wait allowed, so that on a loaded machine the first of a thousand waiters still waits when the
         // last one arrives
         registry.add("api.assignment.max-wait", () -> "1m");
+        // the thousand waiters are one caller's
+        registry.add("api.assignment.max-waiters-per-subject", () -> "1000");
     }
 
     @LocalServerPort

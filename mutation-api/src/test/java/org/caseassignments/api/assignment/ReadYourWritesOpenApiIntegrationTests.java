@@ -79,6 +79,24 @@ class ReadYourWritesOpenApiIntegrationTests {
                 .doesNotContainKey("Min-Assignment-Revision");
     }
 
+    @Test
+    void shouldDocument429TooManyWaitersWithRetryAfterOnEveryOperationThatMayWait() {
+        Map<String, JsonNode> waiting = Map.of("GET /cases/{caseId}/assignment",
+                paths.path("/cases/{caseId}/assignment").path("get"),
+                "POST /cases/{caseId}/placements", paths.path("/cases/{caseId}/placements").path("post"),
+                "PATCH /placements/{id}", paths.path("/placements/{id}").path("patch"),
+                "POST /cases/{caseId}/kinship-options", paths.path("/cases/{caseId}/kinship-options").path("post"),
+                "PATCH /kinship-options/{id}", paths.path("/kinship-options/{id}").path("patch"),
+                "DELETE /kinship-options/{id}", paths.path("/kinship-options/{id}").path("delete"));
+        waiting.forEach((operation, documented) -> {
+            JsonNode tooMany = documented.path("responses").path("429");
+            assertThat(tooMany.path("description").asString()).as(operation).contains("TOO_MANY_WAITERS");
+            assertThat(tooMany.path("headers").path("Retry-After").path("schema").path("type").asString())
+                    .as(operation).isEqualTo("integer");
+        });
+        assertThat(paths.path("/foster-homes").path("post").path("responses").has("429")).as("never waits").isFalse();
+    }
+
     private static void assertWaits(String operation, JsonNode write) {
         Map<String, JsonNode> parameters = parameters(write);
         assertThat(parameters).as(operation).containsKeys("Min-Assignment-Revision", "Prefer");

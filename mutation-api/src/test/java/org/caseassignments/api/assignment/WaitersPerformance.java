@@ -100,7 +100,9 @@ public final class WaitersPerformance {
                 "--spring.datasource.hikari.maximum-pool-size=10",
                 // Tomcat refuses connections past 8,192 by default: enough for 1,000 waiters, not for 10,000
                 "--server.tomcat.max-connections=" + Math.max(8192, most + 100),
-                "--api.assignment.max-wait=" + WAIT.toSeconds() + "s", "--logging.level.root=warn");
+                "--api.assignment.max-wait=" + WAIT.toSeconds() + "s", "--logging.level.root=warn",
+                // what N waiters hold, not the caps that refuse them: one caller opens them all
+                "--api.assignment.max-waiters=" + most, "--api.assignment.max-waiters-per-subject=" + most);
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class).run(settings)) {
             int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
             var connector = (org.apache.coyote.AbstractProtocol<?>) ((TomcatWebServer)

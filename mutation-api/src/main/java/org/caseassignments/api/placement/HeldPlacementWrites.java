@@ -1,0 +1,29 @@
+package org.caseassignments.api.placement;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import org.caseassignments.api.assignment.HeldWrites;
+import org.caseassignments.api.policy.ResourceRef;
+import org.springframework.stereotype.Component;
+
+/** Placements as the filter holding a write by {@code Min-Assignment-Revision} finds them. */
+@Component
+class HeldPlacementWrites implements HeldWrites {
+
+    private final Placements placements;
+
+    HeldPlacementWrites(Placements placements) {
+        this.placements = placements;
+    }
+
+    @Override
+    public String collection() {
+        return "placements";
+    }
+
+    @Override
+    public Optional<ResourceRef> current(UUID id) {
+        return placements.find(id).map(Placement::resource);
+    }
+}
