@@ -24,9 +24,10 @@ import org.caseassignments.store.BatchIsolation;
 
 /**
  * One redrive: reads every partition of the dead-letter topic from its beginning to the end offsets captured at the
- * start, and for each letter the filter selects: decodes the original record again (a cut-down letter cannot be),
- * applies what decodes through the guarded writer one batch per poll, and keeps what still fails with its reason
- * now. Nothing is produced anywhere.
+ * start, skips (counting and listing) each letter whose provenance is malformed or names another topic than the
+ * input topics, and for each other letter the filter selects: decodes the original record again (a cut-down letter
+ * cannot be), applies what decodes through the guarded writer one batch per poll, and keeps what still fails with
+ * its reason now. Nothing is produced anywhere.
  */
 final class RedriveRun {
 
