@@ -81,6 +81,17 @@ class ComposeFileTests {
     }
 
     @Test
+    void shouldServeTheManagementPortToTheStacksNetworkSinceTheApplicationsBindLoopbackByDefault() {
+        Map<String, String> addressVariables = Map.of("projector", "PROJECTOR_MANAGEMENT_ADDRESS",
+                "mutation-api", "MUTATION_API_MANAGEMENT_ADDRESS");
+        for (String service : ownServices()) {
+            // a scraper in another container reaches the exposed port only on the container's own network address
+            assertThat(environment(service)).as("environment of %s", service)
+                    .containsEntry(addressVariables.get(service), "0.0.0.0");
+        }
+    }
+
+    @Test
     void shouldKeepTheManagementPortInternal() throws IOException {
         Map<String, String> managementVariables = Map.of("projector", "PROJECTOR_MANAGEMENT_PORT",
                 "mutation-api", "MUTATION_API_MANAGEMENT_PORT");

@@ -96,7 +96,7 @@ class LogFormatIntegrationTests {
             Path output = Files.createTempFile("mutation-api-log-", ".txt");
             List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                     "-cp", classpathWithoutTestLogging(), MutationApiApplication.class.getName(),
-                    "--server.port=" + port, "--management.server.port=" + port,
+                    "--server.port=" + port, "--management.server.port=0",
                     "--spring.datasource.url=" + DB.jdbcUrl(), "--spring.datasource.username=" + DB.username(),
                     "--spring.datasource.password=" + DB.password(), "--auth.issuer=" + TestTokens.ISSUER,
                     "--auth.audience=" + TestTokens.AUDIENCE, "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),

@@ -2,12 +2,14 @@ package org.caseassignments.projector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
 import java.util.Map;
 import java.util.Set;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
+import org.caseassignments.testkit.TestNetwork;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -74,6 +76,28 @@ class ProjectorApplicationIntegrationTests {
             assertThat(status(server, endpoint)).as("%s on the projector's own port", endpoint).isEqualTo(404);
             assertThat(status(management, endpoint)).as("%s on the management port", endpoint).isEqualTo(200);
         }
+    }
+
+    @Test
+    void shouldShowOnlyTheStatusOnThePublicProbesAndTheDetailsOnTheManagementPort() {
+        RestClient server = RestClient.create("http://localhost:" + port);
+        RestClient management = RestClient.create("http://localhost:" + managementPort);
+
+        for (String probe : new String[] {"/readyz", "/livez"}) {
+            String answer = server.get().uri(probe).retrieve().body(String.class);
+            assertThat(answer).as("%s on the public port", probe).isEqualTo("{\"status\":\"UP\"}");
+        }
+        assertThat(management.get().uri("/actuator/health").retrieve().body(String.class))
+                .contains("projectionCommits", "projectionProgress", "details");
+    }
+
+    @Test
+    void shouldServeTheManagementPortOnTheLoopbackAddressOnlyByDefault() {
+        InetAddress elsewhere = TestNetwork.nonLoopbackAddress();
+
+        assertThat(TestNetwork.connects(InetAddress.getLoopbackAddress(), managementPort)).isTrue();
+        assertThat(TestNetwork.connects(elsewhere, managementPort)).as("management port on %s", elsewhere).isFalse();
+        assertThat(TestNetwork.connects(elsewhere, port)).as("probes' port on %s", elsewhere).isTrue();
     }
 
     private static int status(RestClient client, String path) {

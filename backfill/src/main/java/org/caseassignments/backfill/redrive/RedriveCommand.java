@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,17 +40,24 @@ import picocli.CommandLine.Spec;
 @Command(name = "redrive", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         description = {
                 "Re-drive dead letters: decode them again with today's code and settings and apply what goes through now.",
-                "Read the dead-letter topic (all of it, or the letters the filters select), decode each original record",
+                "Read the dead-letter topic (all of it, or the letters the filters select), skip and report the letters of",
+                "records from other topics than the input topics and those with malformed dlq.source headers, decode each original record",
                 "again, and apply those that now decode through the projector's never-rewind guard (safe: anything older than",
                 "the projection changes nothing). Report those that still fail, with today's reason. A dry run unless --apply.",
                 "Nothing is sent to the dead-letter topic, nothing is committed to Kafka: running it again is harmless.", ""},
-        footer = {"", "Exit codes: 0 every selected letter went through (dry run: would); 1 some still fail;",
+        footer = {"", "Exit codes: 0 every selected letter went through (dry run: would); 1 some still fail, or letters",
+                "were skipped (not from the input topics, or with malformed dlq.source headers);",
                 "2 bad usage, could not start, or stopped by a failure (broker, registry, database)."})
 class RedriveCommand implements Callable<Integer> {
 
     @Option(names = "--dead-letter-topic", paramLabel = "TOPIC",
             description = "Dead-letter topic (default: backfill.replay.dead-letter-topic, $CASE_EVENTS_DLQ_TOPIC, case.events.dlq).")
     String deadLetterTopic;
+
+    @Option(names = "--topics", paramLabel = "TOPIC", split = ",",
+            description = "Input topics: only letters of their records are re-driven, the others are reported and skipped "
+                    + "(default: backfill.redrive.topics, $CASE_EVENTS_TOPICS, case.events).")
+    List<String> topics;
 
     @Option(names = "--apply", description = "Write what goes through (default: a dry run, every batch rolled back).")
     boolean apply;
@@ -90,6 +98,7 @@ class RedriveCommand implements Callable<Integer> {
     private final KafkaProperties kafka;
     private final SchemaRegistryProperties registry;
     private final String defaultDeadLetterTopic;
+    private final List<String> defaultTopics;
     private final BatchWriter writer;
 
     RedriveCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RedriveProperties properties,
@@ -97,6 +106,7 @@ class RedriveCommand implements Callable<Integer> {
         this.kafka = kafka;
         this.registry = registry;
         this.defaultDeadLetterTopic = properties.deadLetterTopic();
+        this.defaultTopics = properties.topics();
         this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
                 new IngestMetrics(meters, "redrive"));
     }
@@ -112,12 +122,12 @@ class RedriveCommand implements Callable<Integer> {
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             RedriveRun run = new RedriveRun(consumer, EventTopics.reader(serde), apply ? writer : writer.rollingBack(),
-                    filter, sample);
+                    inputTopics(), filter, sample);
             EventTopics.requireReadableFraming(consumer, run.position(EventTopics.partitions(consumer, List.of(topic), kafka)),
                     serde);
             RedriveRun.Totals totals = run.run(progress.start(err, "letters"));
             report(out, topic, totals);
-            return totals.failing() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
+            return totals.failing() + totals.skippedCount() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
         } catch (EventTopics.UnreadableFraming e) {
             err.println("backfill redrive: refused — " + e.getMessage());
             return ExitCodes.COULD_NOT_START;
@@ -132,6 +142,10 @@ class RedriveCommand implements Callable<Integer> {
         }
     }
 
+    private Set<String> inputTopics() {
+        return Set.copyOf(topics != null ? topics : defaultTopics);
+    }
+
     /** No group: nothing is committed, every run reads the topic from its beginning. */
     private Map<String, Object> consumerConfig() {
         Map<String, Object> config = new HashMap<>(EventTopics.consumerConfig(kafka, batchSize));
@@ -143,6 +157,10 @@ class RedriveCommand implements Callable<Integer> {
         out.println("backfill redrive: " + (apply ? "applied" : "dry run, every batch rolled back: would apply")
                 + " what goes through now — " + topic);
         SummaryLines.count(out, "dead letters read", t.read());
+        SummaryLines.count(out, "skipped, not from the input topics (" + String.join(",", new TreeSet<>(inputTopics()))
+                + ")", t.skipped().getOrDefault(RedriveRun.NOT_FROM_INPUT_TOPICS, 0L));
+        SummaryLines.count(out, "skipped, malformed dlq.source headers",
+                t.skipped().getOrDefault(RedriveRun.MALFORMED_PROVENANCE, 0L));
         SummaryLines.count(out, "dead letters selected", t.selected());
         SummaryLines.count(out, "applied (moved a row)", t.applied());
         SummaryLines.count(out, "unchanged (current or older)", t.unchanged());

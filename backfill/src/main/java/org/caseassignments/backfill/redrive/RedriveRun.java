@@ -5,7 +5,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.time.Duration;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -22,9 +24,10 @@ import org.caseassignments.store.BatchIsolation;
 
 /**
  * One redrive: reads every partition of the dead-letter topic from its beginning to the end offsets captured at the
- * start, and for each letter the filter selects: decodes the original record again (a cut-down letter cannot be),
- * applies what decodes through the guarded writer one batch per poll, and keeps what still fails with its reason
- * now. Nothing is produced anywhere.
+ * start, skips (counting and listing) each letter whose provenance is malformed or names another topic than the
+ * input topics, and for each other letter the filter selects: decodes the original record again (a cut-down letter
+ * cannot be), applies what decodes through the guarded writer one batch per poll, and keeps what still fails with
+ * its reason now. Nothing is produced anywhere.
  */
 final class RedriveRun {
 
@@ -34,32 +37,45 @@ final class RedriveRun {
     record StillFailing(String source, String reason, String message) {
     }
 
+    /** @param skipped letters never re-driven, by {@link #NOT_FROM_INPUT_TOPICS} or {@link #MALFORMED_PROVENANCE} */
     record Totals(long read, long selected, long applied, long unchanged, Map<String, Long> stillFailing,
-                  List<StillFailing> sample) {
+                  Map<String, Long> skipped, List<StillFailing> sample) {
 
         long failing() {
             return stillFailing.values().stream().mapToLong(Long::longValue).sum();
         }
+
+        long skippedCount() {
+            return skipped.values().stream().mapToLong(Long::longValue).sum();
+        }
     }
+
+    /** A letter whose record came from a topic other than the input topics: another system's, or written by hand. */
+    static final String NOT_FROM_INPUT_TOPICS = "NOT_FROM_INPUT_TOPICS";
+    /** A letter whose {@code dlq.source.topic}, {@code .partition} or {@code .offset} is missing or not well formed. */
+    static final String MALFORMED_PROVENANCE = "MALFORMED_PROVENANCE";
 
     private final Consumer<byte[], byte[]> consumer;
     private final CaseEventReader reader;
     private final BatchWriter writer;
+    private final Set<String> inputTopics;
     private final DeadLetterFilter filter;
     private final int sample;
     private final Map<TopicPartition, Long> ends = new HashMap<>();
     private final Map<String, Long> stillFailing = new LinkedHashMap<>();
+    private final Map<String, Long> skipped = new LinkedHashMap<>();
     private final List<StillFailing> samples = new ArrayList<>();
     private long read;
     private long selected;
     private long applied;
     private long unchanged;
 
-    RedriveRun(Consumer<byte[], byte[]> consumer, CaseEventReader reader, BatchWriter writer, DeadLetterFilter filter,
-               int sample) {
+    RedriveRun(Consumer<byte[], byte[]> consumer, CaseEventReader reader, BatchWriter writer, Set<String> inputTopics,
+               DeadLetterFilter filter, int sample) {
         this.consumer = consumer;
         this.reader = reader;
         this.writer = writer;
+        this.inputTopics = Set.copyOf(inputTopics);
         this.filter = filter;
         this.sample = sample;
     }
@@ -81,9 +97,15 @@ final class RedriveRun {
                     continue;
                 }
                 read++;
-                if (filter.selects(letter)) {
+                Optional<Provenance> provenance = Provenance.of(letter.headers());
+                if (provenance.isEmpty()) {
+                    skip(letter, MALFORMED_PROVENANCE, "dlq.source.topic, .partition or .offset missing or not a number");
+                } else if (!inputTopics.contains(provenance.get().topic())) {
+                    skip(letter, NOT_FROM_INPUT_TOPICS, "a record of " + provenance.get().topic() + ", not of "
+                            + String.join(",", inputTopics));
+                } else if (filter.selects(letter, provenance.get())) {
                     selected++;
-                    take(letter, batch);
+                    take(letter, provenance.get(), batch);
                 }
             }
             write(batch);
@@ -91,19 +113,20 @@ final class RedriveRun {
                     "selected " + selected + ", applied " + applied + ", still failing " + failing());
         }
         progress.finish(read, OptionalDouble.of(1));
-        return new Totals(read, selected, applied, unchanged, Map.copyOf(stillFailing), List.copyOf(samples));
+        return new Totals(read, selected, applied, unchanged, Map.copyOf(stillFailing), Map.copyOf(skipped),
+                List.copyOf(samples));
     }
 
-    private void take(ConsumerRecord<byte[], byte[]> letter, List<Redriven> batch) {
+    private void take(ConsumerRecord<byte[], byte[]> letter, Provenance provenance, List<Redriven> batch) {
         if (DeadLetters.header(letter.headers(), DeadLetters.TRUNCATED) != null) {
-            fails(letter, "TRUNCATED", "the letter holds only part of the original record (cut to fit the topic)");
+            fails(provenance, "TRUNCATED", "the letter holds only part of the original record (cut to fit the topic)");
             return;
         }
         Ingested ingested = readWithRetries(letter);
         if (ingested instanceof Ingested.Accepted accepted) {
-            batch.add(new Redriven(letter, accepted));
+            batch.add(new Redriven(provenance, accepted));
         } else if (ingested instanceof Ingested.Rejected rejected) {
-            fails(letter, rejected.rejection().code(), rejected.rejection().message());
+            fails(provenance, rejected.rejection().code(), rejected.rejection().message());
         }
     }
 
@@ -118,16 +141,25 @@ final class RedriveRun {
         applied += moved;
         unchanged += batch.size() - moved - written.refused().size();
         for (BatchIsolation.Refused<Redriven> refused : written.refused()) {
-            fails(refused.item().letter(), refused.rejection().reason(), refused.rejection().message());
+            fails(refused.item().provenance(), refused.rejection().reason(), refused.rejection().message());
         }
     }
 
-    private void fails(ConsumerRecord<byte[], byte[]> letter, String reason, String message) {
+    private void fails(Provenance provenance, String reason, String message) {
         stillFailing.merge(reason, 1L, Long::sum);
+        sample(provenance.toString(), reason, message);
+    }
+
+    /** Counted and listed, never decoded nor applied; named by the provenance it claims, or where the letter is. */
+    private void skip(ConsumerRecord<byte[], byte[]> letter, String reason, String message) {
+        skipped.merge(reason, 1L, Long::sum);
+        sample(Provenance.of(letter.headers()).map(Provenance::toString).orElse(
+                "letter " + letter.topic() + "-" + letter.partition() + "@" + letter.offset()), reason, message);
+    }
+
+    private void sample(String source, String reason, String message) {
         if (samples.size() < sample) {
-            samples.add(new StillFailing(DeadLetters.header(letter.headers(), DeadLetters.SOURCE_TOPIC) + "-"
-                    + DeadLetters.header(letter.headers(), DeadLetters.SOURCE_PARTITION) + "@"
-                    + DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET), reason, message));
+            samples.add(new StillFailing(source, reason, message));
         }
     }
 
@@ -139,7 +171,7 @@ final class RedriveRun {
         return EventTopics.read(reader, letter, "what was applied before stays (the guard makes running again harmless)");
     }
 
-    /** A selected letter and the event it now decodes to. */
-    private record Redriven(ConsumerRecord<byte[], byte[]> letter, Ingested.Accepted accepted) {
+    /** A selected letter's provenance and the event it now decodes to. */
+    private record Redriven(Provenance provenance, Ingested.Accepted accepted) {
     }
 }

@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
@@ -57,9 +58,10 @@ class RedriveCommandIntegrationTests {
         Map<TopicPartition, Long> held = LiveApplier.endOffsets(deadLetters);
 
         // When a dry run, then a run that applies
-        Cli.Run dryRun = cli.run("redrive", "--dead-letter-topic", deadLetters, "--progress", "none");
+        Cli.Run dryRun = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--progress", "none");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();
-        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--apply", "--progress", "none");
+        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--apply", "--progress",
+                "none");
 
         // Then the dry run said what the run did: the refused events applied through the guard, the other still fails
         assertThat(dryRun.exit()).as(dryRun.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
@@ -79,15 +81,13 @@ class RedriveCommandIntegrationTests {
         UUID first = UUID.randomUUID();
         UUID second = UUID.randomUUID();
         deadLetterThroughAConstraintSinceRelaxed(first, second);
-        ConsumerRecord<byte[], byte[]> letter = TopicRecords.readAll(deadLetters).stream()
-                .filter(r -> r.key() != null && first.toString().equals(new String(r.key(), StandardCharsets.UTF_8)))
-                .findFirst().orElseThrow();
+        ConsumerRecord<byte[], byte[]> letter = letterOf(first);
         String partition = DeadLetters.header(letter.headers(), DeadLetters.SOURCE_PARTITION);
         long offset = Long.parseLong(DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET));
 
         // When
-        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--apply", "--progress", "none",
-                "--reason", "DATABASE_INTEGRITY_VIOLATION", "--source-partition", partition,
+        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--apply", "--progress",
+                "none", "--reason", "DATABASE_INTEGRITY_VIOLATION", "--source-partition", partition,
                 "--from-offset", Long.toString(offset), "--to-offset", Long.toString(offset + 1));
 
         // Then only that one was applied, and nothing selected still fails
@@ -126,6 +126,94 @@ class RedriveCommandIntegrationTests {
                 .contains("SCHEMA_REGISTRY_URL");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();
         assertThat(LiveApplier.endOffsets(deadLetters)).as("nothing re-sent to the dead-letter topic").isEqualTo(held);
+    }
+
+    @Test
+    void shouldSkipAndReportTheLettersOfRecordsFromAnotherTopicAndApplyNoneOfThem() {
+        // Given the letters of a replay of the input topic, and a letter of a valid event that says it came from
+        // another topic (of another system, or written by hand)
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        deadLetterThroughAConstraintSinceRelaxed(first, second);
+        UUID foreign = UUID.randomUUID();
+        String otherTopic = TestKafka.uniqueTopic("other.events");
+        TestKafka.createTopics(1, otherTopic);
+        deadLetterOfAValidEvent(foreign, otherTopic, headers -> { });
+
+        // When
+        Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--apply",
+                "--progress", "none");
+
+        // Then the input topic's letters are re-driven; the other one is counted, named and never applied
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(run.out()).containsPattern("dead letters read\\s+4\\n").containsPattern("dead letters selected\\s+3\\n")
+                .containsPattern("applied \\(moved a row\\)\\s+2\\n")
+                .containsPattern("skipped, not from the input topics \\(" + topic + "\\)\\s+1\\n")
+                .contains(otherTopic + "-0@0 NOT_FROM_INPUT_TOPICS");
+        assertThat(jdbc.queryForList("SELECT case_id FROM case_assignments", UUID.class))
+                .containsExactlyInAnyOrder(first, second);
+    }
+
+    @Test
+    void shouldCountAndSkipLettersWithMalformedProvenanceWithoutStoppingAFilteredOrAnUnfilteredRun() {
+        // Given the letters of a replay, and letters of valid events whose provenance headers are missing or garbage
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        deadLetterThroughAConstraintSinceRelaxed(first, second);
+        List<UUID> malformed = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                UUID.randomUUID());
+        deadLetterOfAValidEvent(malformed.get(0), topic, headers -> replace(headers, DeadLetters.SOURCE_OFFSET, "x1"));
+        deadLetterOfAValidEvent(malformed.get(1), topic, headers -> headers.remove(DeadLetters.SOURCE_OFFSET));
+        deadLetterOfAValidEvent(malformed.get(2), topic, headers -> replace(headers, DeadLetters.SOURCE_PARTITION, "-"));
+        deadLetterOfAValidEvent(malformed.get(3), topic, headers -> headers.remove(DeadLetters.SOURCE_PARTITION));
+        deadLetterOfAValidEvent(malformed.get(4), topic, headers -> headers.remove(DeadLetters.SOURCE_TOPIC));
+        ConsumerRecord<byte[], byte[]> letter = letterOf(first);
+        String partition = DeadLetters.header(letter.headers(), DeadLetters.SOURCE_PARTITION);
+        long offset = Long.parseLong(DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET));
+
+        // When a run filtered by source offsets, then one that is not
+        Cli.Run filtered = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--apply",
+                "--progress", "none", "--source-partition", partition, "--from-offset", Long.toString(offset),
+                "--to-offset", Long.toString(offset + 1));
+        Cli.Run unfiltered = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--apply",
+                "--progress", "none");
+
+        // Then both read every letter, skipped the five, and applied none of them
+        for (Cli.Run run : List.of(filtered, unfiltered)) {
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(run.out()).as(run.toString()).containsPattern("dead letters read\\s+8\\n")
+                    .containsPattern("skipped, malformed dlq.source headers\\s+5\\n");
+        }
+        assertThat(filtered.out()).containsPattern("dead letters selected\\s+1\\n");
+        assertThat(unfiltered.out()).containsPattern("dead letters selected\\s+3\\n");
+        assertThat(jdbc.queryForList("SELECT case_id FROM case_assignments", UUID.class))
+                .containsExactlyInAnyOrder(first, second);
+    }
+
+    /** A letter of a valid {@code case.created} read back from {@code sourceTopic}, its headers changed by {@code malform}. */
+    private void deadLetterOfAValidEvent(UUID caseId, String sourceTopic, java.util.function.Consumer<Headers> malform) {
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(sourceTopic, List.of(CaseEvents.created(caseId).worker("w-0").build()));
+            ConsumerRecord<byte[], byte[]> event = TopicRecords.readAll(sourceTopic).stream()
+                    .filter(r -> caseId.toString().equals(new String(r.key(), StandardCharsets.UTF_8)))
+                    .findFirst().orElseThrow();
+            DeadLetters.Letter letter = DeadLetters.letter(event.key(), event.value(), event.headers(),
+                    new Rejection("REGISTRY_UNAVAILABLE", "the registry did not answer"), sourceTopic, event.partition(),
+                    event.offset(), 1_000_000);
+            malform.accept(letter.headers());
+            publisher.publishRaw(deadLetters, caseId.toString(), letter.value(), letter.headers());
+        }
+    }
+
+    private static void replace(Headers headers, String name, String value) {
+        headers.remove(name);
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private ConsumerRecord<byte[], byte[]> letterOf(UUID caseId) {
+        return TopicRecords.readAll(deadLetters).stream()
+                .filter(r -> r.key() != null && caseId.toString().equals(new String(r.key(), StandardCharsets.UTF_8)))
+                .findFirst().orElseThrow();
     }
 
     private void deadLetterThroughAConstraintSinceRelaxed(UUID first, UUID second) {

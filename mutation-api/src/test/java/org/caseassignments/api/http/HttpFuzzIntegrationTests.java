@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -15,10 +16,13 @@ import java.util.function.Supplier;
 import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.ErrorTable;
+import org.caseassignments.api.testsupport.KeepAliveHttp;
 import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.TestApplication;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -37,21 +41,25 @@ import tools.jackson.databind.json.JsonMapper;
  * by design), and no stack trace, SQL or constraint name in any body.
  *
  * <p>Seeded: the seed is printed on failure; rerun with {@code -Dfuzz.seed=<seed>}; the number of
- * tries is {@code -Dfuzz.tries} (default {@value #DEFAULT_TRIES}, a few seconds).
+ * tries is {@code -Dfuzz.tries} (default {@value #DEFAULT_TRIES}, a few seconds). The hostile inputs of the waits, the history,
+ * the lists and the traces have a fuzz of their own, {@link HostileParameters}.
  *
  * <p>The hostile values include what PostgreSQL itself would refuse (a NUL or another control character
  * in a text field, numbers beyond the field's integer type, dates outside PostgreSQL's range), so a gap in
  * the request validation shows up here as a 500.
  */
-// hundreds of refused requests: their routine warnings would drown the test's output
 @RealDatabaseTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, kafka = false, with = TestApplication.class,
         properties = {
+                // every wait the fuzz asks for is either this short or refused at once: it never waits long
+                "api.assignment.max-wait=10ms",
+                // thousands of refused requests: their routine warnings would drown the test's output
                 "logging.level.org.springframework.web.servlet.PageNotFound=error",
                 "logging.level.org.springframework.boot.webmvc.autoconfigure.WelcomePageHandlerMapping=error"})
 class HttpFuzzIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     private static final int DEFAULT_TRIES = 600;
+    private static final int HOSTILE_TRIES = 20_000;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final List<String> LEAKS = List.of("Exception", "\tat ", "org.postgresql", "org.springframework",
             "SQLState", "SQL state", "violates", "constraint", "duplicate key", "_fkey", "_pkey", "<html", "Tomcat");
@@ -76,6 +84,86 @@ class HttpFuzzIntegrationTests {
             RawHttp.Answer answer = http.send(request.head(), request.body());
             check(answer, request, codes, context);
         }
+    }
+
+    /**
+     * The acceptance of the read-your-writes, history, paging and tracing inputs: {@value #HOSTILE_TRIES} requests
+     * ({@code -Dfuzz.hostile-tries}) over keep-alive connections, and for every answer: no 5xx, a 2xx, an empty 401 or
+     * 403, or a problem document whose code the error table lists with the answer's status. Invariants only, so the
+     * inputs' rules may change (a new code, another status for a code) with the table and the fuzz stays true.
+     */
+    @Test
+    void shouldAnswerEveryHostileWaitHistoryPageAndTraceInputWithADocumentedStatusOrProblem() {
+        long seed = Long.getLong("fuzz.seed", new Random().nextLong());
+        int tries = Integer.getInteger("fuzz.hostile-tries", HOSTILE_TRIES);
+        Map<String, Integer> table = ErrorTable.statusByCode();
+        HostileParameters generator = new HostileParameters(new Random(seed), hostileFixtures());
+        System.out.println("hostile-input fuzz: seed " + seed + " (rerun with -Dfuzz.seed=" + seed + "), " + tries + " tries");
+        KeepAliveHttp http = KeepAliveHttp.open(port);
+        try {
+            for (int i = 0; i < tries; i++) {
+                Generated request = generator.next();
+                String at = "seed " + seed + " (rerun with -Dfuzz.seed=" + seed + "), try " + i + ": " + request;
+                RawHttp.Answer answer;
+                try {
+                    answer = http.send(request.head(), request.body());
+                } catch (IOException e) {
+                    throw new AssertionError(at + "\n→ no answer", e);
+                }
+                check(answer, request, table.keySet(), at);
+                checkDocumented(answer, table, at + "\n→ " + answer);
+                if (answer.closes()) {
+                    http.close();
+                    http = KeepAliveHttp.open(port);
+                }
+            }
+        } finally {
+            http.close();
+        }
+    }
+
+    /** A 2xx; an empty 401 or 403; or a problem whose code the error table lists with this status. */
+    private static void checkDocumented(RawHttp.Answer answer, Map<String, Integer> table, String at) {
+        int status = answer.status();
+        if (status >= 200 && status < 300) {
+            return;
+        }
+        if (status == 401 || status == 403) {
+            assertThat(answer.body()).as(at).isEmpty();
+            return;
+        }
+        assertThat(table.values()).as(at).contains(status);
+        assertThat(table.get(JSON.readTree(answer.body()).path("code").asString())).as(at).isEqualTo(status);
+    }
+
+    /**
+     * A case of the tokens' jurisdiction with three placements and three kinship options (so a page of one has a
+     * next one) and history, another jurisdiction's case, and the next-page cursors the service answers for them.
+     */
+    private HostileParameters.Fixtures hostileFixtures() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-2", 2)
+                .withJurisdiction(Cases.JURISDICTION)));
+        UUID foreign = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
+        List<UUID> placements = new ArrayList<>();
+        List<UUID> options = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            placements.add(Rows.placement(caseId).worker("w-1").supervisor("s-2").revision(2).insert(jdbc));
+            options.add(Rows.kinshipOption(caseId).worker("w-1").supervisor("s-2").revision(2).insert(jdbc));
+            Rows.placement(foreign).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        }
+        RawHttp http = new RawHttp(port);
+        String admin = TestTokens.admin("a-1").token();
+        List<String> cursors = new ArrayList<>();
+        for (String list : List.of("/placements", "/kinship-options", "/assignment/history")) {
+            RawHttp.Answer page = http.send("GET /cases/" + caseId + list + "?limit=1 HTTP/1.1\r\nAuthorization: Bearer " + admin);
+            String next = page.status() == 200 ? JSON.readTree(page.body()).path("next_cursor").asString("") : "";
+            if (!next.isEmpty()) {
+                cursors.add(next);
+            }
+        }
+        assertThat(cursors).as("the lists answer next-page cursors to draw from").isNotEmpty();
+        return new HostileParameters.Fixtures(caseId, foreign, placements, options, cursors);
     }
 
     private static void check(RawHttp.Answer answer, Generated request, Set<String> codes, String context) {

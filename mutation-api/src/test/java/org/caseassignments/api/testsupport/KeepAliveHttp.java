@@ -1,21 +1,25 @@
 package org.caseassignments.api.testsupport;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The benchmarks' HTTP/1.1 client: one keep-alive connection, one write per request with TCP_NODELAY, so
  * the measurement is the server's and not a client's Nagle/delayed-ACK stall (the JDK client sends headers
- * and body as separate segments, which cost ~40 ms per request on loopback). The body is read and dropped.
+ * and body as separate segments, which cost ~40 ms per request on loopback). {@link #exchange} reads the body and
+ * drops it; {@link #send} sends a request as written and keeps the whole answer (a fuzz's many requests).
  */
 public final class KeepAliveHttp implements AutoCloseable {
 
@@ -61,27 +65,69 @@ public final class KeepAliveHttp implements AutoCloseable {
         if (json != null) {
             request.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
         }
-        byte[] head = request.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
-        byte[] message = Arrays.copyOf(head, head.length + body.length);
-        System.arraycopy(body, 0, message, head.length, body.length);
+        write(request.append("\r\n").toString(), body);
+        int status = status();
+        Map<String, String> headers = byName(fields());
+        body(headers);
+        return new Response(status, headers);
+    }
+
+    /**
+     * Sends {@code head} (request line and header lines, without the blank line; a {@code Host} is added when it has
+     * none) and {@code body}, and reads the whole answer. After an answer that {@link RawHttp.Answer#closes() closes}
+     * the connection, open another.
+     */
+    public RawHttp.Answer send(String head, byte[] body) throws IOException {
+        String lines = head + (head.contains("\r\nHost:") ? "" : "\r\nHost: localhost")
+                + (body.length > 0 ? "\r\nContent-Length: " + body.length : "") + "\r\n\r\n";
+        write(lines, body);
+        int status = status();
+        List<String[]> fields = fields();
+        return new RawHttp.Answer(status, fields, new String(body(byName(fields)), StandardCharsets.UTF_8));
+    }
+
+    /** Head and body in one write. */
+    private void write(String head, byte[] body) throws IOException {
+        byte[] bytes = head.getBytes(StandardCharsets.UTF_8);
+        byte[] message = Arrays.copyOf(bytes, bytes.length + body.length);
+        System.arraycopy(body, 0, message, bytes.length, body.length);
         out.write(message);
         out.flush();
-        int status = Integer.parseInt(line().split(" ")[1]);
+    }
+
+    private static Map<String, String> byName(List<String[]> fields) {
         Map<String, String> headers = new HashMap<>();
+        fields.forEach(field -> headers.put(field[0].toLowerCase(Locale.ROOT), field[1]));
+        return headers;
+    }
+
+    private int status() throws IOException {
+        return Integer.parseInt(line().split(" ")[1]);
+    }
+
+    private List<String[]> fields() throws IOException {
+        List<String[]> fields = new ArrayList<>();
         for (String line = line(); !line.isEmpty(); line = line()) {
             int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            fields.add(new String[] {line.substring(0, colon).trim(), line.substring(colon + 1).trim()});
         }
+        return fields;
+    }
+
+    /** The answer's body, by its {@code Content-Length} or its chunks; header names in lower case. */
+    private byte[] body(Map<String, String> headers) throws IOException {
         if (headers.containsKey("content-length")) {
-            in.readNBytes(Integer.parseInt(headers.get("content-length")));
-        } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            return in.readNBytes(Integer.parseInt(headers.get("content-length")));
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             for (int size = Integer.parseInt(line(), 16); size > 0; size = Integer.parseInt(line(), 16)) {
-                in.readNBytes(size);
+                body.writeBytes(in.readNBytes(size));
                 line();
             }
             line();
         }
-        return new Response(status, headers);
+        return body.toByteArray();
     }
 
     private String line() throws IOException {

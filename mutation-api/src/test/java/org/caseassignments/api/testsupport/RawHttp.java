@@ -112,6 +112,11 @@ public final class RawHttp {
             return headers.stream().filter(h -> h[0].equalsIgnoreCase(name)).map(h -> h[1]).findFirst();
         }
 
+        /** The server closes the connection after this answer. */
+        public boolean closes() {
+            return header("Connection").filter("close"::equalsIgnoreCase).isPresent();
+        }
+
         public String contentType() {
             return header("Content-Type").orElse("");
         }

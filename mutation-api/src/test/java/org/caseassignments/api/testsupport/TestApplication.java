@@ -1,6 +1,7 @@
 package org.caseassignments.api.testsupport;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.caseassignments.testkit.RealDatabaseTest;
@@ -23,7 +24,8 @@ public final class TestApplication implements RealDatabaseTest.Properties {
 
     /**
      * The same properties but the pool's size, as command-line arguments, for a program that starts the application
-     * itself (a {@code *Performance} benchmark) on random ports; then the program's own ({@code --name=value}).
+     * itself (a {@code *Performance} benchmark) on random ports; then the program's own ({@code --name=value}), each
+     * in place of the one of the same name (Spring would read a name given twice as a list).
      */
     public static String[] arguments(TestDatabase database, String... own) {
         List<String> arguments = new ArrayList<>(List.of(
@@ -33,7 +35,14 @@ public final class TestApplication implements RealDatabaseTest.Properties {
                 "--auth.public-key-location=file:" + TestTokens.publicKeyPem(),
                 "--api.etag-secret=" + TestETags.SECRET, "--policy.reload-interval=0s",
                 "--server.port=0", "--management.server.port=0"));
+        List<String> names = Arrays.stream(own).map(TestApplication::name).toList();
+        arguments.removeIf(argument -> names.contains(name(argument)));
         arguments.addAll(List.of(own));
         return arguments.toArray(String[]::new);
+    }
+
+    private static String name(String argument) {
+        int equals = argument.indexOf('=');
+        return equals < 0 ? argument : argument.substring(0, equals);
     }
 }

@@ -72,11 +72,16 @@ public final class ProjectorInstance implements AutoCloseable {
     }
 
     public static ProjectorInstance start(Map<String, String> properties) {
+        return start(properties, WebApplicationType.NONE);
+    }
+
+    /** With {@link WebApplicationType#SERVLET}: its probes' port and its management port, as in production. */
+    public static ProjectorInstance start(Map<String, String> properties, WebApplicationType web) {
         // As command-line arguments: they override application.yml, as an operator's environment would.
         String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ProjectorApplication.class)
-                .web(WebApplicationType.NONE)
+                .web(web)
                 .run(arguments);
         return new ProjectorInstance(context);
     }

@@ -1,0 +1,29 @@
+package org.caseassignments.projector;
+
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * Refuses to start when the actuator would be served on the probes' public port, to any caller: health details,
+ * metrics and the Prometheus scrape are for operators only (decision 42). Spring Boot serves them there when
+ * {@code management.server.port} is unset, empty or {@code server.port}; {@code 0} (a free port, as tests use) is
+ * always another one.
+ */
+@Component
+class ManagementPortCheck {
+
+    ManagementPortCheck(Environment environment) {
+        if (ManagementPortType.get(environment) != ManagementPortType.DIFFERENT) {
+            throw new IllegalStateException("management.server.port (PROJECTOR_MANAGEMENT_PORT) is "
+                    + described(environment.getProperty("management.server.port"))
+                    + ", so the actuator (health details, metrics, Prometheus) would be served on the probes' port "
+                    + "server.port (PROJECTOR_PORT) to any caller: set PROJECTOR_MANAGEMENT_PORT to a port of its "
+                    + "own (9081 by default), kept internal");
+        }
+    }
+
+    private static String described(String port) {
+        return port == null || port.isBlank() ? "empty" : port;
+    }
+}
