@@ -57,7 +57,8 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
      * A write to hold: its case as the projection holds it now, and what the caller must be allowed to read for a 409
      * to name the case and its revision (the record for an update or delete, the case's assignment for a create).
      */
-    private record Target(ProjectedAssignment assignment, ResourceRef named) {
+    /** What a write is about: its case's assignment, and the record it names ({@code ofRecord}) or a create's case. */
+    private record Target(ProjectedAssignment assignment, ResourceRef named, boolean ofRecord) {
     }
 
     private final CaseAssignments assignments;
@@ -103,10 +104,12 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         }
         Optional<Caller> caller = Caller.authenticated();
         if (target == null || caller.isEmpty() || target.assignment().revision() >= minRevision
-                || target.assignment().known() && !policy.allows(caller.get(), Action.READ, target.assignment().resource())) {
+                || target.assignment().known() && !policy.allows(caller.get(), Action.READ, target.assignment().resource())
+                || !target.assignment().known() && target.ofRecord()) {
             // Nothing to wait for, or nothing to tell: the record is missing or deleted (404), the caller
-            // unauthenticated (401), the revision reached, or the case's assignment not the caller's to read (403):
-            // the handler answers as always.
+            // unauthenticated (401), the revision reached, the case's assignment not the caller's to read (403), or
+            // a record whose case the projection does not know, so that no one can be authorized to wait for it
+            // nor be told its case: the handler answers as always.
             chain.doFilter(request, response);
             return;
         }
@@ -131,13 +134,17 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
             }
             try {
                 Target now = target(request.getRequestURI());
+                if (now != null && now.assignment().revision() >= minRevision) {
+                    // reached between the wait's end and this read: handled as if it had just arrived
+                    async.dispatch();
+                    return;
+                }
                 ProblemWriter.write(request, (HttpServletResponse) async.getResponse(),
                         behind(caller.get(), now == null ? target : now, minRevision, wait));
             } catch (IOException | RuntimeException e) {
                 logger.warn("Could not answer a write whose projection wait ended: " + e.getMessage());
-            } finally {
-                async.complete();
             }
+            async.complete();
         });
     }
 
@@ -229,13 +236,13 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
                 return null;
             }
             ProjectedAssignment assignment = assignments.read(caseId);
-            return new Target(assignment, assignment.resource());
+            return new Target(assignment, assignment.resource(), false);
         }
         Matcher write = WRITE_OF_RECORD.matcher(path);
         if (write.matches() && held.containsKey(write.group(1))) {
             UUID id = CaseIds.parse(write.group(2));
             Optional<ResourceRef> record = id == null ? Optional.empty() : held.get(write.group(1)).current(id);
-            return record.map(r -> new Target(assignments.read(r.caseId()), r)).orElse(null);
+            return record.map(r -> new Target(assignments.read(r.caseId()), r, true)).orElse(null);
         }
         throw ApiProblem.invalidField(HEADER, "applies to writes of placements and kinship options only, which belong "
                 + "to a case");

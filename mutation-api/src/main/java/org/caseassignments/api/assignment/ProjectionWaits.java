@@ -14,6 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -116,11 +117,25 @@ class ProjectionWaits implements SmartLifecycle {
                     ? new ProjectionBehind(caseId, null, minRevision, Duration.ZERO) : new TooManyWaiters(refusal.get());
         }
         Waiter waiter = new Waiter(minRevision, holder, unknownCase, new CompletableFuture<>());
-        waiting.computeIfAbsent(caseId, id -> ConcurrentHashMap.newKeySet()).add(waiter);
-        ScheduledFuture<?> timeout = timeouts.schedule(() -> waiter.reached().complete(Optional.empty()),
-                wait.toNanos(), TimeUnit.NANOSECONDS);
+        // added within the map's atomic update of the case, so that a last waiter leaving at the same moment cannot
+        // remove the set this one joins
+        waiting.compute(caseId, (id, waiters) -> {
+            Set<Waiter> joined = waiters == null ? ConcurrentHashMap.newKeySet() : waiters;
+            joined.add(waiter);
+            return joined;
+        });
+        ScheduledFuture<?> timeout;
+        try {
+            timeout = timeouts.schedule(() -> waiter.reached().complete(Optional.empty()), wait.toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException stopping) {
+            timeout = null; // stopping: answered at once below, as behind
+        }
+        ScheduledFuture<?> cancel = timeout;
         waiter.reached().whenComplete((reached, error) -> {
-            timeout.cancel(false);
+            if (cancel != null) {
+                cancel.cancel(false);
+            }
             waiting.computeIfPresent(caseId, (id, waiters) -> {
                 waiters.remove(waiter);
                 return waiters.isEmpty() ? null : waiters;
@@ -136,7 +151,7 @@ class ProjectionWaits implements SmartLifecycle {
             admitted.release().run();
             throw e;
         }
-        if (!running) {
+        if (!running || cancel == null) {
             admitted.release().run();
         }
         return admitted;

@@ -251,6 +251,22 @@ class WaitsAuthorizedFirstAndBoundedIntegrationTests {
     }
 
     @Test
+    void shouldNeverNameTheCaseOfARecordWhoseCaseTheProjectionDoesNotKnowToACallerOfAnotherJurisdiction() {
+        UUID unknownCase = UUID.randomUUID();
+        UUID placement = Rows.placement(unknownCase).bornUnknown().insert(jdbc);
+        String texan = TestTokens.admin("tx-holds-a-write").jurisdiction("texas").token();
+
+        for (String prefer : List.of("wait=0", "wait=1")) {
+            Reply reply = api.send(ApiClient.request("PATCH", "/placements/" + placement).token(texan)
+                    .ifMatch(TestETags.placement(placement, 1)).json("{\"start_date\": \"2026-01-02\"}")
+                    .header("Min-Assignment-Revision", "5").header("Prefer", prefer));
+
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(403);
+            assertThat(reply.body()).doesNotContain(unknownCase.toString());
+        }
+    }
+
+    @Test
     void shouldRefuse404NotProjectionBehindForASoftDeletedKinshipOption() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
