@@ -32,6 +32,12 @@ class ManagementPortIntegrationTests {
     }
 
     @Test
+    void shouldRefuseToStartWhenTheManagementAddressIsEmptyWhichWouldMeanEveryInterface() {
+        assertThatThrownBy(() -> start("--management.server.address= "))
+                .hasStackTraceContaining("management.server.address (MUTATION_API_MANAGEMENT_ADDRESS)");
+    }
+
+    @Test
     void shouldRefuseToStartWhenTheManagementPortIsTheApiPort() {
         int port = TestNetwork.freePort();
 

@@ -14,6 +14,13 @@ import org.springframework.stereotype.Component;
 class ManagementPortCheck {
 
     ManagementPortCheck(Environment environment) {
+        String address = environment.getProperty("management.server.address");
+        if (address != null && address.isBlank()) {
+            // Spring reads a blank address as none, and none as every interface: the loopback default undone
+            throw new IllegalStateException("management.server.address (PROJECTOR_MANAGEMENT_ADDRESS) is empty, so the actuator "
+                    + "(health details, metrics, Prometheus) would listen on every interface: leave it unset for "
+                    + "loopback, or name the address (0.0.0.0 for every interface, on purpose)");
+        }
         if (ManagementPortType.get(environment) != ManagementPortType.DIFFERENT) {
             throw new IllegalStateException("management.server.port (PROJECTOR_MANAGEMENT_PORT) is "
                     + described(environment.getProperty("management.server.port"))

@@ -27,6 +27,15 @@ class ProjectorManagementPortIntegrationTests {
     }
 
     @Test
+    void shouldRefuseToStartWhenTheManagementAddressIsEmptyWhichWouldMeanEveryInterface() {
+        Map<String, String> properties = properties("0", "0");
+        properties.put("management.server.address", "");
+
+        assertThatThrownBy(() -> ProjectorInstance.start(properties, WebApplicationType.SERVLET).close())
+                .hasStackTraceContaining("management.server.address (PROJECTOR_MANAGEMENT_ADDRESS)");
+    }
+
+    @Test
     void shouldRefuseToStartWhenTheManagementPortIsTheProbesPort() {
         String port = Integer.toString(TestNetwork.freePort());
         Map<String, String> properties = properties(port, port);
