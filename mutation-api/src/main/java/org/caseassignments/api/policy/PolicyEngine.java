@@ -54,6 +54,7 @@ public final class PolicyEngine {
         this.registry = registry;
         this.meters = meters;
         this.crossJurisdictionReads = crossJurisdictionReads;
+        registry.versions().keySet().forEach(this::countOverBudgetFromZero);
     }
 
     /**
@@ -148,12 +149,8 @@ public final class PolicyEngine {
                 .tag("resource", resource.type().wireName())
                 .register(meters)
                 .increment();
-        if (ruleset.isPresent() && overBudgetCounted.add(caller.jurisdiction())) {
-            for (Action each : Action.values()) {
-                for (ResourceType type : ResourceType.values()) {
-                    overBudget(caller.jurisdiction(), each, type);
-                }
-            }
+        if (ruleset.isPresent()) {
+            countOverBudgetFromZero(caller.jurisdiction());
         }
         if (decision.overBudget()) {
             overBudget(String.valueOf(decision.jurisdiction()), action, resource.type()).increment();
@@ -162,9 +159,21 @@ public final class PolicyEngine {
     }
 
     /**
-     * Registered at 0 for every action and resource once a jurisdiction is first decided, so that an alert's
-     * {@code increase()} sees its first evaluation over budget (a counter born at 1 shows no increase).
+     * Registered at 0 for every action and resource of each jurisdiction served at start, and of one served later
+     * at its first decision, so that an alert's {@code increase()} sees its first evaluation over budget (a counter
+     * born at 1 shows no increase).
      */
+    private void countOverBudgetFromZero(String jurisdiction) {
+        if (overBudgetCounted.add(jurisdiction)) {
+            for (Action action : Action.values()) {
+                for (ResourceType type : ResourceType.values()) {
+                    overBudget(jurisdiction, action, type);
+                }
+            }
+        }
+    }
+
+
     private Counter overBudget(String jurisdiction, Action action, ResourceType type) {
         return Counter.builder(OVER_BUDGET_METRIC)
                 .tag("jurisdiction", jurisdiction)
