@@ -104,8 +104,10 @@ class ProjectorTraceIntegrationTests {
                 created, changed)).containsExactly(null, null);
         assertThat(historyTraces(created)).containsExactly(Map.entry(0L, "none"));
         assertThat(historyTraces(changed)).containsExactly(Map.entry(4L, "none"));
+        // every reason's counter is there from the start, at 0; none moved
         assertThat(projector.bean(io.micrometer.core.instrument.MeterRegistry.class)
-                .find("case_assignments.events.dead_lettered").counters()).isEmpty();
+                .find("case_assignments.events.dead_lettered").counters())
+                .isNotEmpty().allSatisfy(counter -> assertThat(counter.count()).isZero());
     }
 
     /**
@@ -143,8 +145,10 @@ class ProjectorTraceIntegrationTests {
                 "supervisor_sub", "s-next", "jurisdiction", "georgia", "trace_id", FOLLOWING_TRACE));
         assertThat(historyTraces(withNul)).containsExactly(Map.entry(0L, "none"));
         assertThat(historyTraces(overLong)).containsExactly(Map.entry(3L, "none"));
+        // every reason's counter is there from the start, at 0; none moved
         assertThat(projector.bean(io.micrometer.core.instrument.MeterRegistry.class)
-                .find("case_assignments.events.dead_lettered").counters()).isEmpty();
+                .find("case_assignments.events.dead_lettered").counters())
+                .isNotEmpty().allSatisfy(counter -> assertThat(counter.count()).isZero());
     }
 
     @Test
