@@ -159,46 +159,12 @@ public class AssignmentWriter {
      */
     private static final String RECORD_HISTORY = """
             INSERT INTO case_assignment_history
-                   (case_id, assignment_revision, assigned_worker_sub, supervisor_sub, jurisdiction, jurisdiction_in_force,
-                    occurred_at, trace_id)
-            SELECT h.case_id, h.revision, h.worker, h.supervisor, h.jurisdiction,
-                   coalesce(h.jurisdiction, (SELECT below.jurisdiction_in_force
-                                               FROM case_assignment_history below
-                                              WHERE below.case_id = h.case_id AND below.assignment_revision < h.revision
-                                              ORDER BY below.assignment_revision DESC
-                                              LIMIT 1)),
-                   h.occurred_at, h.trace_id
+                   (case_id, assignment_revision, assigned_worker_sub, supervisor_sub, jurisdiction, occurred_at, trace_id)
+            SELECT h.case_id, h.revision, h.worker, h.supervisor, h.jurisdiction, h.occurred_at, h.trace_id
               FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[]::timestamptz[], ?::text[])
                    WITH ORDINALITY AS h(case_id, worker, supervisor, revision, jurisdiction, occurred_at, trace_id, position)
              ORDER BY h.case_id, h.revision, h.position
             ON CONFLICT (case_id, assignment_revision) DO NOTHING
-            """;
-
-    /**
-     * The jurisdiction in force at each entry (decision 40): the one it carried, or that of the nearest lower revision
-     * that carried one. The insert above takes it from the entry below as stored, which is right unless that entry is
-     * in the same batch or arrived after the entries above it; for the cases where either can be (more than one entry
-     * given, or one below the projection's revision) this statement carries each carried jurisdiction up to the
-     * entries above it, up to the next one that carried its own. Entries below every carried jurisdiction keep what
-     * they were given (none, or what a purged entry below had). Writes only entries whose value changes, so a replay
-     * rewrites nothing. The same rule as migration V12.
-     */
-    private static final String CARRY_JURISDICTION_UP = """
-            WITH numbered AS (
-                SELECT case_id, assignment_revision, jurisdiction,
-                       count(jurisdiction) OVER (PARTITION BY case_id ORDER BY assignment_revision) AS carrier
-                  FROM case_assignment_history
-                 WHERE case_id = ANY (?::uuid[])),
-            carried AS (
-                SELECT case_id, assignment_revision,
-                       first_value(jurisdiction) OVER (PARTITION BY case_id, carrier ORDER BY assignment_revision) AS in_force
-                  FROM numbered
-                 WHERE carrier > 0)
-            UPDATE case_assignment_history h
-               SET jurisdiction_in_force = c.in_force
-              FROM carried c
-             WHERE h.case_id = c.case_id AND h.assignment_revision = c.assignment_revision
-               AND h.jurisdiction_in_force IS DISTINCT FROM c.in_force
             """;
 
     /**
@@ -308,7 +274,7 @@ public class AssignmentWriter {
         advanced.forEach(caseId -> moved.add(byCase.get(caseId)));
         FollowedRows followed = followEntities ? followProjection(moved) : FollowedRows.NONE;
         if (followEntities) {
-            recordHistory(seen, carryUpFor(seen, outcomes), !moved.isEmpty());
+            recordHistory(seen, !moved.isEmpty());
         }
         return new ApplyResult(survivors.size(), inserted, advanced, followed.placements(), followed.kinshipOptions(),
                 followed.healed(), ordered);
@@ -393,23 +359,8 @@ public class AssignmentWriter {
         });
     }
 
-    /**
-     * The cases whose entries above the lowest one given may need the jurisdiction carried up to them: more than one
-     * entry given, or one below the revision the projection held (entries above it may be stored).
-     */
-    private static List<UUID> carryUpFor(List<SeenRevision> seen, Map<UUID, Outcome> outcomes) {
-        Map<UUID, Integer> entries = new HashMap<>();
-        seen.forEach(entry -> entries.merge(entry.update().caseId(), 1, Integer::sum));
-        return entries.entrySet().stream()
-                .filter(entry -> entry.getValue() > 1 || outcomes.get(entry.getKey()) == Outcome.SKIPPED_OLDER)
-                .map(Map.Entry::getKey).sorted().toList();
-    }
-
-    /**
-     * Records the history with the jurisdiction in force at each entry, carries it up for {@code carryUp}, and
-     * announces a move of the live projection, in one round trip.
-     */
-    private void recordHistory(List<SeenRevision> seen, List<UUID> carryUp, boolean announceMove) {
+    /** Records the history, and announces a move of the live projection in the same round trip. */
+    private void recordHistory(List<SeenRevision> seen, boolean announceMove) {
         int n = seen.size();
         Object[] caseIds = new Object[n];
         Object[] workers = new Object[n];
@@ -430,9 +381,8 @@ public class AssignmentWriter {
             traceIds[i] = u.traceId();
         }
         jdbc.execute((Connection connection) -> {
-            String statements = RECORD_HISTORY + (carryUp.isEmpty() ? "" : ";\n" + CARRY_JURISDICTION_UP)
-                    + (announceMove ? ";\nNOTIFY " + MOVED_CHANNEL : "");
-            try (PreparedStatement ps = connection.prepareStatement(statements)) {
+            try (PreparedStatement ps = connection.prepareStatement(announceMove
+                    ? RECORD_HISTORY + ";\nNOTIFY " + MOVED_CHANNEL : RECORD_HISTORY)) {
                 ps.setArray(1, connection.createArrayOf("uuid", caseIds));
                 ps.setArray(2, connection.createArrayOf("text", workers));
                 ps.setArray(3, connection.createArrayOf("text", supervisors));
@@ -440,9 +390,6 @@ public class AssignmentWriter {
                 ps.setArray(5, connection.createArrayOf("text", jurisdictions));
                 ps.setArray(6, connection.createArrayOf("text", occurredAt));
                 ps.setArray(7, connection.createArrayOf("text", traceIds));
-                if (!carryUp.isEmpty()) {
-                    ps.setArray(8, connection.createArrayOf("uuid", carryUp.toArray()));
-                }
                 ps.execute();
             }
             return null;

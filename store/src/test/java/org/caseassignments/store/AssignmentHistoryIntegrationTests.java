@@ -70,41 +70,6 @@ class AssignmentHistoryIntegrationTests {
     }
 
     @Test
-    void shouldStoreTheJurisdictionInForceCarriedForwardWithinABatchAndAcrossBatches() {
-        // Given a case created in texas, changed without a jurisdiction in the same batch, moved to georgia, then
-        // changed without one again in two later batches
-        UUID caseId = UUID.randomUUID();
-        writer.apply(List.of(AssignmentUpdate.created(caseId, "w-0", "s").withJurisdiction("texas"),
-                AssignmentUpdate.changed(caseId, "w-1", "s", 1)));
-        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s", 2).withJurisdiction("georgia"),
-                AssignmentUpdate.changed(caseId, "w-3", "s", 3)));
-        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-4", "s", 4)));
-
-        // Then each entry holds the jurisdiction in force at its revision: what it carried, or the newest below it
-        assertThat(inForce(caseId)).containsExactly(Map.entry(0L, "texas"), Map.entry(1L, "texas"),
-                Map.entry(2L, "georgia"), Map.entry(3L, "georgia"), Map.entry(4L, "georgia"));
-    }
-
-    @Test
-    void shouldCarryTheJurisdictionOfALateLowerRevisionToTheEntriesAboveIt() {
-        // Given revisions 2 and 3 recorded before any jurisdiction of the case is known
-        UUID caseId = UUID.randomUUID();
-        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-3", "s", 3)));
-        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-2", "s", 2)));
-        assertThat(inForce(caseId)).containsExactly(Map.entry(2L, "null"), Map.entry(3L, "null"));
-
-        // When case.created arrives late with texas, then revision 1 with georgia
-        writer.apply(List.of(AssignmentUpdate.created(caseId, "w-0", "s").withJurisdiction("texas")));
-        Map<Long, String> afterCreated = inForce(caseId);
-        writer.apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s", 1).withJurisdiction("georgia")));
-
-        // Then the entries above each take the jurisdiction in force by revision, whatever the order of arrival
-        assertThat(afterCreated).containsExactly(Map.entry(0L, "texas"), Map.entry(2L, "texas"), Map.entry(3L, "texas"));
-        assertThat(inForce(caseId)).containsExactly(Map.entry(0L, "texas"), Map.entry(1L, "georgia"),
-                Map.entry(2L, "georgia"), Map.entry(3L, "georgia"));
-    }
-
-    @Test
     void shouldEndWithTheSameHistoryWhateverTheOrderBatchingAndRepetitionOfTheInput() {
         // Given random histories of 200 cases, each revision with its own time; about one revision in six also
         // comes with another payload and time (a producer's retry that changed it), which the first one received wins
@@ -252,17 +217,6 @@ class AssignmentHistoryIntegrationTests {
                   FROM case_assignment_history WHERE case_id = ?""", rs -> {
             entries.put(rs.getLong(1), rs.getString(2) + "/" + rs.getString(3) + "/" + rs.getString(4));
         }, caseId);
-        return entries;
-    }
-
-    /** {@code revision → jurisdiction in force} of a case's entries ("null" when none is known). */
-    private Map<Long, String> inForce(UUID caseId) {
-        Map<Long, String> entries = new TreeMap<>();
-        jdbc.query("""
-                SELECT assignment_revision, jurisdiction_in_force FROM case_assignment_history WHERE case_id = ?""",
-                rs -> {
-                    entries.put(rs.getLong(1), String.valueOf(rs.getString(2)));
-                }, caseId);
         return entries;
     }
 

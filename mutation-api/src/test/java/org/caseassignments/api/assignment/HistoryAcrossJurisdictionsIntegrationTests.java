@@ -128,6 +128,79 @@ class HistoryAcrossJurisdictionsIntegrationTests {
     }
 
     @Test
+    void shouldAgreeWithTheProjectionWhenALateLowerRevisionCarriesAnotherJurisdiction() {
+        // Given a case created in texas, revision 4 without a jurisdiction applied, then revision 3 carrying georgia
+        // arriving late, below the projection's revision, so the projection stays texas's
+        UUID caseId = UUID.randomUUID();
+        record(caseId, "texas", 0, 0);
+        record(caseId, null, 4, 4);
+        record(caseId, "georgia", 3, 3);
+        String base = "/cases/" + caseId + "/assignment";
+        assertThat(inForce(base, texas)).isEqualTo("w-4@4");
+
+        // Then texas, which owns the case, reads all of it, the current assignment too; georgia reads nothing
+        assertThat(revisions(api.get(base + "/history", texas))).containsExactly(4L, 3L, 0L);
+        assertThat(inForce(base + "?as_of_revision=4", texas)).isEqualTo("w-4@4");
+        assertThat(inForce(base + "?as_of_revision=3", texas)).isEqualTo("w-3@3");
+        for (String query : List.of("", "/history", "?as_of_revision=4", "?as_of_revision=3",
+                "?as_of=" + T0.plus(5, ChronoUnit.HOURS))) {
+            Reply reply = api.get(base + query, georgia);
+            assertThat(reply.status()).as(query + " " + reply).isEqualTo(403);
+            assertThat(reply.body()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldLetTheJurisdictionASnapshotGaveTheCaseReadEntriesThatCarriedNone() {
+        // Given entries that carried no jurisdiction, then a snapshot row giving the case texas at an equal revision
+        UUID caseId = UUID.randomUUID();
+        record(caseId, null, 0, 1);
+        writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-1", "s", 1).withJurisdiction("texas")));
+        String base = "/cases/" + caseId + "/assignment";
+
+        // Then texas reads the whole history, as it reads the case
+        assertThat(inForce(base, texas)).isEqualTo("w-1@1");
+        assertThat(revisions(api.get(base + "/history", texas))).containsExactly(1L, 0L);
+        assertThat(inForce(base + "?as_of_revision=0", texas)).isEqualTo("w-0@0");
+        assertThat(api.get(base + "/history", georgia).status()).isEqualTo(403);
+    }
+
+    @Test
+    void shouldGiveTheFinalPeriodToTheJurisdictionASnapshotCorrectedTheCaseTo() {
+        // Given a texas case whose projection a snapshot row corrects to georgia at the same revision
+        UUID caseId = UUID.randomUUID();
+        record(caseId, "texas", 0, 1);
+        writer.apply(List.of(AssignmentUpdate.snapshot(caseId, "w-1", "s", 1).withJurisdiction("georgia")));
+        String base = "/cases/" + caseId + "/assignment";
+
+        // Then georgia reads the final period, which is all of it, and texas reads nothing
+        assertThat(inForce(base, georgia)).isEqualTo("w-1@1");
+        assertThat(revisions(api.get(base + "/history", georgia))).containsExactly(1L, 0L);
+        assertThat(inForce(base + "?as_of_revision=0", georgia)).isEqualTo("w-0@0");
+        for (String query : List.of("/history", "?as_of_revision=1", "?as_of_revision=0")) {
+            Reply reply = api.get(base + query, texas);
+            assertThat(reply.status()).as(query + " " + reply).isEqualTo(403);
+            assertThat(reply.body()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldLetTheOwnerReadEntriesLeftWithNoCarriedJurisdictionWhenTheCreatedEntryWasPurged() {
+        // Given a case created in texas whose created entry was purged before the revisions after it arrived
+        UUID caseId = UUID.randomUUID();
+        record(caseId, "texas", 0, 0);
+        jdbc.update("DELETE FROM case_assignment_history WHERE case_id = ? AND assignment_revision = 0", caseId);
+        record(caseId, null, 1, 2);
+        String base = "/cases/" + caseId + "/assignment";
+
+        // Then texas, which owns the case, reads the entries left
+        assertThat(revisions(api.get(base + "/history", texas))).containsExactly(2L, 1L);
+        assertThat(inForce(base + "?as_of_revision=2", texas)).isEqualTo("w-2@2");
+        assertThat(inForce(base + "?as_of=" + T0.plus(90, ChronoUnit.MINUTES), texas)).isEqualTo("w-1@1");
+        assertThat(api.get(base + "/history", georgia).status()).isEqualTo(403);
+    }
+
+    @Test
     void shouldRefuseAHistoryCursorOfAnotherCaseOrJurisdiction() {
         UUID one = movedFromTexasToGeorgia();
         UUID other = movedFromTexasToGeorgia();
