@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -13,10 +16,12 @@ import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import org.caseassignments.api.http.ListPaging;
 import org.caseassignments.api.http.OpaqueCursor;
 import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.problem.ProblemWriter;
@@ -30,10 +35,11 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**
- * The projection row of a case, and its history, for callers of the case's jurisdiction whose ruleset lets
- * them read {@code case_assignment}. A case that is not known yet has no jurisdiction, so it is denied like any
- * other record the caller may not read. Every read is authorized against the case's current row, also a read
- * of its history (decision 32).
+ * The projection row of a case, for callers of the case's jurisdiction whose ruleset lets them read
+ * {@code case_assignment}; its history, for callers of the jurisdiction in force at each entry (decision 40). A case
+ * that is not known yet has no jurisdiction, so it is denied like any other record the caller may not read. A read of
+ * the current row is authorized against it; a read of the history against the current row when the case is of the
+ * caller's jurisdiction, else against the newest entry of the caller's jurisdiction, if any.
  */
 @RestController
 class AssignmentController {
@@ -68,9 +74,11 @@ class AssignmentController {
     private final ProjectionWaits waits;
     private final AssignmentProperties properties;
     private final PolicyEngine policy;
+    private final OpaqueCursor cursors;
 
     AssignmentController(CaseAssignments assignments, AssignmentHistory history, ProjectionWaits waits,
-                         AssignmentProperties properties, PolicyEngine policy) {
+                         AssignmentProperties properties, PolicyEngine policy, OpaqueCursor cursors) {
+        this.cursors = cursors;
         this.assignments = assignments;
         this.history = history;
         this.waits = waits;
@@ -125,11 +133,11 @@ class AssignmentController {
         }
         if (asOf != null) {
             Instant time = time("as_of", asOf);
-            return answered(inForce(caller, caseId, history.asOf(caseId, time).orElse(null), "at " + time));
+            return answered(inForce(caller, caseId, () -> history.asOf(caseId, time), "at " + time));
         }
         if (asOfRevision != null) {
             long revision = revision("as_of_revision", asOfRevision);
-            return answered(inForce(caller, caseId, history.asOfRevision(caseId, revision).orElse(null),
+            return answered(inForce(caller, caseId, () -> history.asOfRevision(caseId, revision),
                     "at revision " + revision));
         }
         Duration patience = ProjectionBehind.waitOf("wait", wait, properties.maxWait());
@@ -198,7 +206,8 @@ class AssignmentController {
         return answer;
     }
 
-    @Operation(summary = "Every revision of a case's assignment the projection has seen, newest first")
+    @Operation(summary = "Every revision of a case's assignment the projection has seen while the case was of the "
+            + "caller's jurisdiction, newest first")
     @GetMapping("/cases/{caseId}/assignment/history")
     HistoryPage history(Caller caller, @PathVariable UUID caseId,
                         @Parameter(description = "The next_cursor of the page before, as given; none for the newest "
@@ -211,12 +220,27 @@ class AssignmentController {
         if (pageSize < 1 || pageSize > properties.historyMaxPageSize()) {
             throw ApiProblem.invalidField("limit", "must be between 1 and " + properties.historyMaxPageSize());
         }
-        long before = cursor == null ? Long.MAX_VALUE : decodeCursor(cursor);
-        current(caller, caseId);
-        List<AssignmentHistory.Entry> entries = history.page(caseId, before, pageSize + 1);
+        String list = OpaqueCursor.scope("history", caseId, caller.jurisdiction());
+        long before = cursor == null ? Long.MAX_VALUE : decodeCursor(list, cursor);
+        authorizeHistory(caller, caseId);
+        List<AssignmentHistory.Entry> entries = history.page(caseId, caller.jurisdiction(), before, pageSize + 1);
         List<HistoryEntryResponse> items = entries.stream().limit(pageSize).map(HistoryEntryResponse::of).toList();
-        String next = entries.size() > pageSize ? encodeCursor(items.get(items.size() - 1).assignmentRevision()) : null;
+        String next = entries.size() > pageSize
+                ? cursors.encode(list, items.get(items.size() - 1).assignmentRevision()) : null;
         return new HistoryPage(items, next);
+    }
+
+    /**
+     * A read of the history: against the case's current row when it is of the caller's jurisdiction; else against
+     * the newest entry of the caller's jurisdiction, so a jurisdiction the case left reads its own period; else
+     * against the current row, which denies it as any read of a record of another jurisdiction.
+     */
+    private void authorizeHistory(Caller caller, UUID caseId) {
+        ProjectedAssignment now = assignments.read(caseId);
+        ResourceRef read = Objects.equals(now.jurisdiction(), caller.jurisdiction()) ? now.resource()
+                : history.lastOf(caseId, caller.jurisdiction()).map(AssignmentHistory.Entry::resource)
+                .orElseGet(now::resource);
+        policy.require(caller, Action.READ, read);
     }
 
     private AssignmentResponse current(Caller caller, UUID caseId) {
@@ -229,14 +253,17 @@ class AssignmentController {
                 assignment.pair().supervisorSub(), assignment.revision());
     }
 
-    /** The entry in force, for a caller who may read the case now; 404 when none was. */
-    private HistoryEntryResponse inForce(Caller caller, UUID caseId, AssignmentHistory.Entry entry, String when) {
-        current(caller, caseId);
-        if (entry == null) {
-            throw new ApiProblem(ProblemCode.NOT_FOUND, "No assignment of case " + caseId + " was in force " + when
-                    + " as far as the projection's history knows");
-        }
-        return HistoryEntryResponse.of(entry);
+    /**
+     * The entry in force, for a caller who may read the case's history; 404 when none was, or when the one in force
+     * was of another jurisdiction: the same answer, so it says nothing of entries the caller may not read.
+     */
+    private HistoryEntryResponse inForce(Caller caller, UUID caseId, Supplier<Optional<AssignmentHistory.Entry>> entry,
+                                         String when) {
+        authorizeHistory(caller, caseId);
+        return entry.get().filter(found -> Objects.equals(found.jurisdiction(), caller.jurisdiction()))
+                .map(HistoryEntryResponse::of)
+                .orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND, "No assignment of case " + caseId
+                        + " in force " + when + " is in the history this caller may read"));
     }
 
     /**
@@ -270,21 +297,17 @@ class AssignmentController {
         return time;
     }
 
-    private static String encodeCursor(long revision) {
-        return OpaqueCursor.encode("r" + revision);
-    }
-
-    private static long decodeCursor(String cursor) {
-        long revision = OpaqueCursor.decode(cursor, 1).map(fields -> fields.get(0)).filter(f -> f.startsWith("r"))
-                .map(f -> {
-                    try {
-                        return Long.parseLong(f.substring(1));
-                    } catch (NumberFormatException e) {
-                        return -1L;
-                    }
-                }).orElse(-1L);
+    /** The revision a history cursor of {@code list} starts below. */
+    private long decodeCursor(String list, String cursor) {
+        long revision = cursors.decode(list, cursor, 1).map(fields -> {
+            try {
+                return Long.parseLong(fields.get(0));
+            } catch (NumberFormatException e) {
+                return -1L;
+            }
+        }).orElse(-1L);
         if (revision < 0) {
-            throw ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given");
+            throw ListPaging.notHandedOut();
         }
         return revision;
     }

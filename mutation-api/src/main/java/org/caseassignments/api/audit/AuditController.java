@@ -9,6 +9,8 @@ import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
 import org.caseassignments.api.audit.AuditRecords.AuditQuery;
+import org.caseassignments.api.http.ListPaging;
+import org.caseassignments.api.http.OpaqueCursor;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
@@ -23,7 +25,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The audit trail of the caller's jurisdiction, for callers its ruleset lets read {@code audit_record}
  * (the bundled rulesets: the {@code auditor} role). The query is bound to the caller's jurisdiction: no
- * filter or cursor reaches another's records.
+ * filter or cursor reaches another's records, and a cursor is accepted only with the jurisdiction and filters
+ * it was handed out for.
  */
 @RestController
 class AuditController {
@@ -37,8 +40,10 @@ class AuditController {
     private final AuditRecords records;
     private final PolicyEngine policy;
     private final AuditProperties properties;
+    private final OpaqueCursor cursors;
 
-    AuditController(AuditRecords records, PolicyEngine policy, AuditProperties properties) {
+    AuditController(AuditRecords records, PolicyEngine policy, AuditProperties properties, OpaqueCursor cursors) {
+        this.cursors = cursors;
         this.records = records;
         this.policy = policy;
         this.properties = properties;
@@ -74,10 +79,12 @@ class AuditController {
         if (subjectProblem != null) {
             throw ApiProblem.invalidField("caller_sub", subjectProblem);
         }
-        AuditCursor position = cursor == null ? null : AuditCursor.decode(cursor).orElseThrow(() ->
-                ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given"));
-        AuditQuery query = new AuditQuery(caller.jurisdiction(), resourceId, callerSub, instant("from", from),
-                instant("until", until), position);
+        Instant since = instant("from", from);
+        Instant before = instant("until", until);
+        String scope = AuditCursor.scope(caller.jurisdiction(), resourceId, callerSub, since, before);
+        AuditCursor position = cursor == null ? null : AuditCursor.decode(cursors, scope, cursor)
+                .orElseThrow(ListPaging::notHandedOut);
+        AuditQuery query = new AuditQuery(caller.jurisdiction(), resourceId, callerSub, since, before, position);
         // one more than the page holds tells whether there is a next page
         List<AuditRecordResponse> found = records.page(query, pageSize + 1);
         if (found.size() <= pageSize) {
@@ -85,7 +92,7 @@ class AuditController {
         }
         List<AuditRecordResponse> page = found.subList(0, pageSize);
         AuditRecordResponse last = page.get(pageSize - 1);
-        return new AuditPage(List.copyOf(page), new AuditCursor(last.recordedAt(), last.id()).encode());
+        return new AuditPage(List.copyOf(page), new AuditCursor(last.recordedAt(), last.id()).encode(cursors, scope));
     }
 
     private static Instant instant(String name, String value) {

@@ -11,7 +11,8 @@ import org.springframework.util.unit.DataSize;
  *
  * @param maxBodySize the largest request body accepted ({@code API_MAX_BODY_SIZE}); larger is a 413
  * @param etagSecret  the key of the ETag MAC ({@code API_ETAG_SECRET}), at least
- *                    {@value EntityTags#MIN_SECRET_BYTES} bytes in UTF-8; required, and the same on every instance
+ *                    {@value EntityTags#MIN_SECRET_BYTES} bytes in UTF-8; required, and the same on every instance.
+ *                    The key that seals list cursors is derived from it ({@link OpaqueCursor})
  */
 @ConfigurationProperties("api")
 public record ApiProperties(@DefaultValue("64KB") DataSize maxBodySize, String etagSecret) {

@@ -36,7 +36,8 @@ final class DocumentedPaging implements OperationCustomizer {
                         .schema(new IntegerSchema().minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(maxPageSize))
                                 ._default(maxPageSize));
                 case "cursor" -> parameter.description("The next_cursor of the previous page, as it was given (opaque); "
-                                + "absent for the first page; 400 VALIDATION_FAILED for anything this service did not hand out")
+                                + "absent for the first page; 400 VALIDATION_FAILED for anything this service did not hand out for "
+                                + "this list (this case's list of this kind)")
                         .schema(new StringSchema());
                 default -> {
                 }

@@ -19,18 +19,17 @@ public record ListPage<T>(List<T> items, String nextCursor) {
 
     /**
      * The position after the last row of a page: its creation time (to the microsecond, as PostgreSQL keeps it)
-     * and id. Opaque to clients; it carries no case and no caller, so used with another case it only moves where
-     * that case's list starts.
+     * and id. Clients see it only sealed in a cursor bound to its list ({@link ListPaging}).
      */
     public record Position(Instant createdAt, UUID id) {
 
-        String encode() {
-            return OpaqueCursor.encode(OpaqueCursor.micros(createdAt), id);
+        String encode(OpaqueCursor cursors, String list) {
+            return cursors.encode(list, OpaqueCursor.micros(createdAt), id);
         }
 
-        /** Empty for anything this service did not hand out. */
-        static Optional<Position> decode(String text) {
-            return OpaqueCursor.decode(text, 2).flatMap(fields -> {
+        /** Empty for anything this service did not hand out for {@code list}. */
+        static Optional<Position> decode(OpaqueCursor cursors, String list, String text) {
+            return cursors.decode(list, text, 2).flatMap(fields -> {
                 try {
                     return Optional.of(new Position(OpaqueCursor.fromMicros(fields.get(0)), UUID.fromString(fields.get(1))));
                 } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
@@ -41,9 +40,9 @@ public record ListPage<T>(List<T> items, String nextCursor) {
     }
 
     /**
-     * A page asked for: {@code limit} items after {@code after}, or from the start when it is null.
+     * A page asked for: {@code limit} items of {@code list} after {@code after}, or from the start when it is null.
      */
-    public record Query(int limit, Position after) {
+    public record Query(String list, int limit, Position after) {
 
         /** The keyset of every list: creation time, then id, both columns of each listed table. */
         private static final String AFTER = " AND (created_at, id) > (?, ?)";

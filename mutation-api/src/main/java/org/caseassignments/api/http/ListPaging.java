@@ -1,31 +1,48 @@
 package org.caseassignments.api.http;
 
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.caseassignments.api.problem.ApiProblem;
 import org.springframework.stereotype.Component;
 
-/** Reads a list's {@code limit} and {@code cursor} and cuts the rows read into a page. */
+/**
+ * Reads a list's {@code limit} and {@code cursor} and cuts the rows read into a page. A cursor is bound to the list it
+ * was handed out for ({@link OpaqueCursor}): a case's placements are one list, its kinship options another.
+ */
 @Component
 public class ListPaging {
 
     private final ListProperties properties;
+    private final OpaqueCursor cursors;
 
-    ListPaging(ListProperties properties) {
+    ListPaging(ListProperties properties, OpaqueCursor cursors) {
         this.properties = properties;
+        this.cursors = cursors;
     }
 
-    /** @throws ApiProblem 400 {@code VALIDATION_FAILED} for a limit out of range or a cursor this service did not give */
-    public ListPage.Query query(Integer limit, String cursor) {
+    /**
+     * @param kind   which list of the case: {@code placements}, {@code kinship-options}
+     * @throws ApiProblem 400 {@code VALIDATION_FAILED} for a limit out of range or a cursor this service did not give
+     *                    for this list
+     */
+    public ListPage.Query query(String kind, UUID caseId, Integer limit, String cursor) {
         int max = properties.maxPageSize();
         if (limit != null && (limit < 1 || limit > max)) {
             throw ApiProblem.invalidField("limit", "must be between 1 and " + max);
         }
-        ListPage.Position after = cursor == null ? null : ListPage.Position.decode(cursor).orElseThrow(() ->
-                ApiProblem.invalidField("cursor", "is not a cursor this service handed out; use next_cursor as given"));
-        return new ListPage.Query(limit == null ? max : limit, after);
+        String list = OpaqueCursor.scope(kind, caseId);
+        ListPage.Position after = cursor == null ? null : ListPage.Position.decode(cursors, list, cursor)
+                .orElseThrow(ListPaging::notHandedOut);
+        return new ListPage.Query(list, limit == null ? max : limit, after);
+    }
+
+    /** The 400 of a cursor this service did not hand out for the list it is used with. */
+    public static ApiProblem notHandedOut() {
+        return ApiProblem.invalidField("cursor", "is not a cursor this service handed out for this list; use "
+                + "next_cursor as given, with the list and the filters it came with");
     }
 
     /**
@@ -38,6 +55,6 @@ public class ListPaging {
         boolean more = rows.size() > query.limit();
         List<R> page = more ? rows.subList(0, query.limit()) : rows;
         return new ListPage<>(page.stream().filter(readable).map(item).toList(),
-                more ? positionOf.apply(page.get(page.size() - 1)).encode() : null);
+                more ? positionOf.apply(page.get(page.size() - 1)).encode(cursors, query.list()) : null);
     }
 }

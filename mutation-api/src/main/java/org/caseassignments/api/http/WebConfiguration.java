@@ -30,6 +30,12 @@ class WebConfiguration implements WebMvcConfigurer {
         return new EntityTags(properties.etagKey());
     }
 
+    /** The cursors' key is derived from the ETag secret (decision 40): one secret to keep and share, not two. */
+    @Bean
+    OpaqueCursor opaqueCursor(ApiProperties properties) {
+        return new OpaqueCursor(properties.etagKey());
+    }
+
     @Bean
     FilterRegistrationBean<BlankAcceptFilter> blankAccept() {
         return BlankAcceptFilter.registration();

@@ -6,6 +6,7 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
+import org.caseassignments.api.assignment.CaseLists;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.ListPage;
@@ -45,10 +46,12 @@ class KinshipOptionController {
     private final EntityTags etags;
     private final Idempotency idempotency;
     private final ListPaging paging;
+    private final CaseLists lists;
 
     KinshipOptionController(KinshipOptions options, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                            EntityTags etags, Idempotency idempotency, ListPaging paging) {
+                            EntityTags etags, Idempotency idempotency, ListPaging paging, CaseLists lists) {
         this.paging = paging;
+        this.lists = lists;
         this.idempotency = idempotency;
         this.options = options;
         this.policy = policy;
@@ -88,7 +91,8 @@ class KinshipOptionController {
     }
 
     /**
-     * The case's live kinship options the caller may read, in creation order, each with its ETag.
+     * The case's live kinship options the caller may read, in creation order, each with its ETag; a case not of the
+     * caller's jurisdiction is a 403, as a read of one of its options is.
      *
      * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
      * @param cursor the {@code next_cursor} of the previous page
@@ -98,7 +102,9 @@ class KinshipOptionController {
     ListPage<KinshipOptionResponse> list(Caller caller, @PathVariable UUID caseId,
                                          @RequestParam(name = "limit", required = false) Integer limit,
                                          @RequestParam(name = "cursor", required = false) String cursor) {
-        ListPage.Query query = paging.query(limit, cursor);
+        lists.requireListable(caller, caseId, assignment -> KinshipOption.resource(null, caseId, assignment.pair(),
+                false, assignment.jurisdiction()));
+        ListPage.Query query = paging.query("kinship-options", caseId, limit, cursor);
         return paging.page(query, options.listByCase(caseId, query),
                 option -> new ListPage.Position(option.createdAt(), option.id()),
                 option -> policy.allows(caller, Action.READ, option.resource()),

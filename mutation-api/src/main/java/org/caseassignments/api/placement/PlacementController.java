@@ -6,6 +6,7 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
+import org.caseassignments.api.assignment.CaseLists;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.ListPage;
@@ -43,10 +44,12 @@ class PlacementController {
     private final EntityTags etags;
     private final Idempotency idempotency;
     private final ListPaging paging;
+    private final CaseLists lists;
 
     PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                        EntityTags etags, Idempotency idempotency, ListPaging paging) {
+                        EntityTags etags, Idempotency idempotency, ListPaging paging, CaseLists lists) {
         this.paging = paging;
+        this.lists = lists;
         this.idempotency = idempotency;
         this.placements = placements;
         this.policy = policy;
@@ -93,7 +96,8 @@ class PlacementController {
     }
 
     /**
-     * The case's placements the caller may read, in creation order, each with its ETag.
+     * The case's placements the caller may read, in creation order, each with its ETag; a case not of the caller's
+     * jurisdiction is a 403, as a read of one of its placements is.
      *
      * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
      * @param cursor the {@code next_cursor} of the previous page
@@ -103,7 +107,9 @@ class PlacementController {
     ListPage<PlacementResponse> list(Caller caller, @PathVariable UUID caseId,
                                      @RequestParam(name = "limit", required = false) Integer limit,
                                      @RequestParam(name = "cursor", required = false) String cursor) {
-        ListPage.Query query = paging.query(limit, cursor);
+        lists.requireListable(caller, caseId, assignment -> Placement.resource(null, caseId, assignment.pair(),
+                PlacementStatus.PROPOSED, assignment.jurisdiction()));
+        ListPage.Query query = paging.query("placements", caseId, limit, cursor);
         return paging.page(query, placements.listByCase(caseId, query),
                 placement -> new ListPage.Position(placement.createdAt(), placement.id()),
                 placement -> policy.allows(caller, Action.READ, placement.resource()),

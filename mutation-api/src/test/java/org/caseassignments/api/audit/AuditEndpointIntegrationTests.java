@@ -132,14 +132,28 @@ class AuditEndpointIntegrationTests {
     }
 
     @Test
-    void shouldKeepACursorOfOneJurisdictionFromShowingAnotherJurisdictionsRecords() {
+    void shouldRefuseACursorOfAnotherJurisdictionOrOfOtherFilters() {
         Reply texasPage = api.get("/audit?limit=1", auditor("texas"));
         String texasCursor = texasPage.json().path("next_cursor").asString();
 
         Reply georgia = api.get("/audit?cursor=" + texasCursor, auditor("georgia"));
+        Reply otherFilter = api.get("/audit?caller_sub=ga-caller-1&cursor=" + texasCursor, auditor("texas"));
+        Reply sameQuery = api.get("/audit?limit=1&cursor=" + texasCursor, auditor("texas"));
 
-        assertThat(georgia.status()).isEqualTo(200);
-        assertThat(jurisdictions(georgia)).isNotEmpty().containsOnly("georgia");
+        assertThat(georgia.code()).as(georgia.toString()).isEqualTo("VALIDATION_FAILED");
+        assertThat(georgia.json().path("errors").get(0).path("field").asString()).isEqualTo("cursor");
+        assertThat(otherFilter.code()).as(otherFilter.toString()).isEqualTo("VALIDATION_FAILED");
+        assertThat(jurisdictions(sameQuery)).hasSize(1).containsOnly("texas");
+    }
+
+    @Test
+    void shouldRefuseACursorInTheFormOfATimeAndAnIdThatItDidNotHandOut() {
+        String cursor = java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString("1767225600000000:3".getBytes(StandardCharsets.US_ASCII));
+
+        Reply reply = api.get("/audit?cursor=" + cursor, auditor("georgia"));
+
+        assertThat(reply.code()).as(reply.toString()).isEqualTo("VALIDATION_FAILED");
     }
 
     @Test

@@ -2,7 +2,10 @@ package org.caseassignments.api.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 
@@ -126,6 +129,105 @@ class ListPagesIntegrationTests {
         assertThat(none.code()).isEqualTo("VALIDATION_FAILED");
         assertThat(forged.code()).isEqualTo("VALIDATION_FAILED");
         assertThat(forged.body()).contains("cursor");
+    }
+
+    @Test
+    void shouldRefuseAForeignOrUnknownCasesListsAsTheirSingleReadsAre() {
+        // Given a texas case and a case the projection does not know, each with a placement and a kinship option
+        UUID texan = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
+        UUID unknown = UUID.randomUUID();
+        for (UUID caseId : List.of(texan, unknown)) {
+            UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            Reply onePlacement = api.get("/placements/" + placement, worker);
+            Reply oneOption = api.get("/kinship-options/" + option, worker);
+
+            // When a georgia caseworker lists them
+            Reply placements = api.get("/cases/" + caseId + "/placements?limit=1", worker);
+            Reply options = api.get("/cases/" + caseId + "/kinship-options?limit=1", worker);
+
+            // Then each list answers as the single read of its rows does: 403, empty, no cursor
+            assertThat(onePlacement.status()).isEqualTo(403);
+            assertThat(oneOption.status()).isEqualTo(403);
+            assertThat(placements.status()).as(placements.toString()).isEqualTo(onePlacement.status());
+            assertThat(placements.body()).isEqualTo(onePlacement.body()).isEmpty();
+            assertThat(options.status()).as(options.toString()).isEqualTo(oneOption.status());
+            assertThat(options.body()).isEqualTo(oneOption.body()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldHandOutACursorThatRevealsNeitherTheIdNorTheTimeOfARow() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID first = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID second = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        UUID last = byCreation(first, second).get(0);
+        long micros = jdbc.queryForObject("SELECT (extract(epoch FROM created_at) * 1000000)::bigint FROM placements "
+                + "WHERE id = ?", Long.class, last);
+
+        String cursor = api.get("/cases/" + caseId + "/placements?limit=1", worker).text("next_cursor");
+
+        String decoded = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.ISO_8859_1);
+        byte[] idBytes = ByteBuffer.allocate(16).putLong(last.getMostSignificantBits())
+                .putLong(last.getLeastSignificantBits()).array();
+        byte[] timeBytes = ByteBuffer.allocate(8).putLong(micros).array();
+        for (String text : List.of(cursor, decoded)) {
+            assertThat(text).doesNotContain(last.toString()).doesNotContain(last.toString().replace("-", ""))
+                    .doesNotContain(String.valueOf(micros)).doesNotContain(String.valueOf(micros / 1000))
+                    .doesNotContain(new String(idBytes, StandardCharsets.ISO_8859_1))
+                    .doesNotContain(new String(timeBytes, StandardCharsets.ISO_8859_1).substring(0, 6));
+        }
+    }
+
+    @Test
+    void shouldRefuseAForgedOrTamperedCursor() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        for (int i = 0; i < 3; i++) {
+            Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        }
+        String cursor = api.get("/cases/" + caseId + "/placements?limit=1", worker).text("next_cursor");
+        // in the form a cursor once had: the time and id of a row, here one that does not exist
+        String forged = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("1700000000000000:" + UUID.randomUUID()).getBytes(StandardCharsets.US_ASCII));
+
+        for (String bad : List.of(forged, tampered(cursor, 0), tampered(cursor, cursor.length() / 2),
+                tampered(cursor, cursor.length() - 2), cursor.substring(0, cursor.length() - 4), cursor + "AAAA")) {
+            Reply reply = api.get("/cases/" + caseId + "/placements?limit=1&cursor=" + bad, worker);
+            assertThat(reply.code()).as(bad + " " + reply).isEqualTo("VALIDATION_FAILED");
+            assertThat(reply.json().path("errors").get(0).path("field").asString()).isEqualTo("cursor");
+        }
+    }
+
+    @Test
+    void shouldRefuseACursorOfAnotherCaseOrAnotherList() {
+        UUID one = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID other = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        for (UUID caseId : List.of(one, other)) {
+            for (int i = 0; i < 2; i++) {
+                Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+                Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            }
+        }
+        String placements = api.get("/cases/" + one + "/placements?limit=1", worker).text("next_cursor");
+        String options = api.get("/cases/" + one + "/kinship-options?limit=1", worker).text("next_cursor");
+
+        for (String misused : List.of("/cases/" + other + "/placements?cursor=" + placements,
+                "/cases/" + one + "/kinship-options?cursor=" + placements,
+                "/cases/" + one + "/placements?cursor=" + options,
+                "/cases/" + other + "/kinship-options?cursor=" + options,
+                "/cases/" + one + "/assignment/history?cursor=" + placements)) {
+            Reply reply = api.get(misused, worker);
+            assertThat(reply.code()).as(misused + " " + reply).isEqualTo("VALIDATION_FAILED");
+        }
+        assertThat(api.get("/cases/" + one + "/placements?cursor=" + placements, worker).status()).isEqualTo(200);
+    }
+
+    /** The cursor with its character at {@code at} replaced by another of the base64url alphabet. */
+    private static String tampered(String cursor, int at) {
+        char replacement = cursor.charAt(at) == 'A' ? 'B' : 'A';
+        return cursor.substring(0, at) + replacement + cursor.substring(at + 1);
     }
 
     private int creationOrder(UUID a, UUID b) {
