@@ -8,6 +8,10 @@
 -- reads do not) for that scan; no row is rewritten. (CONCURRENTLY would wait forever on Flyway's own transactional
 -- advisory lock.)
 
+-- It waits at most 30 s for its lock (a purge or replay transaction in progress): past that the service does not
+-- start, and the next start tries again, rather than have every history write queue behind it.
+SET LOCAL lock_timeout = '30s';
+
 CREATE INDEX case_assignment_history_jurisdiction_carriers
     ON case_assignment_history (case_id, assignment_revision)
     WHERE jurisdiction IS NOT NULL;

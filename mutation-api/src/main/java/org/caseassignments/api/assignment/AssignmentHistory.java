@@ -68,6 +68,10 @@ class AssignmentHistory {
             """;
 
     /** A page of one jurisdiction's entries: the others are not answered, so they neither fill a page nor make a next one. */
+    private static final String CARRIED = """
+            SELECT EXISTS (SELECT 1 FROM case_assignment_history
+                            WHERE case_id = ? AND jurisdiction = ? AND jurisdiction IS NOT NULL)
+            """;
     private static final String PAGE = """
             SELECT * FROM (""" + ENTRIES + """
                 AND h.assignment_revision < ?) entry
@@ -101,8 +105,16 @@ class AssignmentHistory {
         return jdbc.query(PAGE, AssignmentHistory::map, caseId, before, jurisdiction, limit);
     }
 
-    /** The newest entry of one jurisdiction: the assignment as the case was when that jurisdiction last held it. */
+    /**
+     * The newest entry of one jurisdiction: the assignment as the case was when that jurisdiction last held it. None,
+     * without reading the case's entries, for a jurisdiction no event of the case ever carried: a former
+     * jurisdiction's period starts at an entry that carried it, so the answer to a jurisdiction that never held the
+     * case costs the same, whatever the length of the case's history (V12's index of carriers).
+     */
     Optional<Entry> lastOf(UUID caseId, String jurisdiction) {
+        if (!Boolean.TRUE.equals(jdbc.queryForObject(CARRIED, Boolean.class, caseId, jurisdiction))) {
+            return Optional.empty();
+        }
         return page(caseId, jurisdiction, Long.MAX_VALUE, 1).stream().findFirst();
     }
 
