@@ -26,9 +26,13 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class OpsDefinitions {
 
-    /** Series Prometheus itself writes for every target it scrapes; no service exposes them. */
+    /**
+     * Series Prometheus itself writes for every target it scrapes, and the Pushgateway for every group pushed to it;
+     * no service exposes them.
+     */
     private static final Set<String> PER_TARGET_SERIES = Set.of("up", "scrape_duration_seconds",
-            "scrape_samples_scraped", "scrape_samples_post_metric_relabeling", "scrape_series_added");
+            "scrape_samples_scraped", "scrape_samples_post_metric_relabeling", "scrape_series_added",
+            "push_time_seconds", "push_failure_time_seconds");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]", Pattern.MULTILINE);
 
     private OpsDefinitions() {
