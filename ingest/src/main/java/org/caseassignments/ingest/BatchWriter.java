@@ -87,8 +87,8 @@ public final class BatchWriter {
     private final Attempts attempts;
     /** A dry run: every transaction is rolled back after the write, so the counts are real and nothing stays. */
     private final boolean rollBack;
-    /** Rows per transaction, shrunk by statement timeouts; shared by every thread writing through this writer. */
-    private final BatchIsolation.Chunks chunks;
+    /** Rows per transaction, shrunk by statement timeouts: each thread's own (decision 48). */
+    private final ThreadLocal<BatchIsolation.Chunks> chunks = ThreadLocal.withInitial(BatchIsolation.Chunks::adaptive);
 
     /**
      * @param backOff  waits between attempts after a transient failure; when it stops, the failure is thrown
@@ -109,7 +109,6 @@ public final class BatchWriter {
         this.giveUp = giveUp;
         this.attempts = attempts;
         this.rollBack = rollBack;
-        this.chunks = BatchIsolation.Chunks.adaptive();
     }
 
     /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
@@ -179,12 +178,19 @@ public final class BatchWriter {
         setAside.forEach(seen -> setAsideByCase.computeIfAbsent(seen.update().caseId(), c -> new ArrayList<>()).add(seen));
         BackOffExecution waits = null;
         int failedAttempts = 0;
+        // What committed in attempts that failed later: a retry resumes after it, and the result counts it.
+        BatchIsolation.Progress<T> progress = new BatchIsolation.Progress<>();
         while (true) {
             long start = System.nanoTime();
             // A refusal that may be one row's or the database's is isolated once the same batch failed a few times.
-            BatchIsolation.Options options = new BatchIsolation.Options(failedAttempts >= SAME_BATCH_ATTEMPTS,
-                    this::checkWritable, chunks, BatchIsolation.Options.LARGEST_BISECTED);
+            boolean isolateAnyRefusal = failedAttempts >= SAME_BATCH_ATTEMPTS;
+            BatchIsolation.Options options = new BatchIsolation.Options(isolateAnyRefusal,
+                    this::checkWritable, chunks.get(), BatchIsolation.Options.LARGEST_BISECTED);
             try {
+                if (isolateAnyRefusal) {
+                    // Before any row is isolated for a refusal that may be the database's: it takes a write at all.
+                    checkWritable();
+                }
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
                         updates -> transaction.execute(status -> {
                             ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
@@ -192,7 +198,7 @@ public final class BatchWriter {
                                 status.setRollbackOnly();
                             }
                             return applied;
-                        }), options);
+                        }), options, progress);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 written(items, update, occurredAt, events, isolated, took);
                 return new Written<>(isolated.result(), isolated.refused());
@@ -204,12 +210,27 @@ public final class BatchWriter {
                     waits = backOff.start();
                 }
                 long wait = waits.nextBackOff();
+                if (isolatesAfterRetries(e, failedAttempts)) {
+                    // The isolation rule, the same for every writer: a refusal that may be a row's is tried again
+                    // with the same batch, then isolated, also by a writer that gives up on the database's failures.
+                    pause(wait == BackOffExecution.STOP ? 0 : wait, events);
+                    continue;
+                }
                 if (wait == BackOffExecution.STOP || giveUp.getAsBoolean()) {
                     throw e;
                 }
                 pause(wait, events);
             }
         }
+    }
+
+    /**
+     * Whether {@code failure} is a refusal that may be one row's and the batch has not yet been tried
+     * {@link #SAME_BATCH_ATTEMPTS} times: then it is tried again, and isolated on the last attempt.
+     */
+    private static boolean isolatesAfterRetries(RuntimeException failure, int failedAttempts) {
+        return DatabaseRejection.handling(failure) == DatabaseRejection.Handling.RETRY_THEN_ISOLATE
+                && failedAttempts <= SAME_BATCH_ATTEMPTS;
     }
 
     /** The updates being written with when each occurred, and what was set aside for their cases. */
@@ -227,12 +248,17 @@ public final class BatchWriter {
         return seen;
     }
 
-    /** Throws what PostgreSQL throws for every row: the write of no rows, in a transaction rolled back. */
+    /**
+     * Throws what PostgreSQL throws for every row: the write of no rows, in a transaction rolled back, then the
+     * notification every batch that moves a row sends, in a transaction committed (a full NOTIFY queue refuses
+     * that commit with 54000 whatever the rows).
+     */
     private void checkWritable() {
         transaction.executeWithoutResult(status -> {
             writer.checkWritable();
             status.setRollbackOnly();
         });
+        transaction.executeWithoutResult(status -> writer.checkNotifies());
     }
 
     /**

@@ -44,8 +44,8 @@ class ProjectionConfiguration {
     }
 
     @Bean
-    AssignmentWriter assignmentWriter(JdbcTemplate jdbc) {
-        return new AssignmentWriter(jdbc);
+    AssignmentWriter assignmentWriter(JdbcTemplate jdbc, ProjectorProperties properties) {
+        return new AssignmentWriter(jdbc, properties.sink().maxQueuedCases());
     }
 
     private static Map<String, Object> serdeConfig(SchemaRegistryProperties registry, KafkaProperties kafka) {

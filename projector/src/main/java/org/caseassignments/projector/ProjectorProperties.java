@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.caseassignments.schemas.topics.CaseTopics;
+import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -66,6 +67,8 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param maxPendingCases distinct cases a task gathers at most before it commits
      * @param maxPendingBytes bytes the events a task gathers and their records may hold before it commits
      * @param retry           backoff while PostgreSQL fails
+     * @param maxQueuedCases  how many cases' queues one write transaction takes at most when API writes hold some of
+     *                        its cases: each is an entry of PostgreSQL's shared lock table (decision 33)
      */
     public record Sink(@DefaultValue("25ms") Duration checkEvery,
                        @DefaultValue("1s") Duration freshWithin,
@@ -73,7 +76,8 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                        @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue("1s") Duration liveCommitEvery,
                        @DefaultValue("64MB") DataSize maxPendingBytes,
-                       @DefaultValue Retry retry) {
+                       @DefaultValue Retry retry,
+                       @DefaultValue("" + AssignmentWriter.DEFAULT_MAX_QUEUED_CASES) int maxQueuedCases) {
     }
 
     /**

@@ -185,21 +185,40 @@ public class AssignmentWriter {
     /** The live projection's table. */
     public static final String PROJECTION = "case_assignments";
 
+    /**
+     * How many cases' queues one transaction takes at most, by default ({@link CaseQueue}). Each is an entry of PostgreSQL's shared lock
+     * table, which holds {@code max_locks_per_transaction × (max_connections + max_prepared_transactions)} entries for
+     * the whole server (6,400 with the defaults 64 × (100 + 0)); three stream threads at this cap take 768 of them.
+     * Decision 33 has the arithmetic.
+     */
+    public static final int DEFAULT_MAX_QUEUED_CASES = 256;
+
     private final JdbcTemplate jdbc;
     private final String table;
     private final boolean followEntities;
+    private final int maxQueuedCases;
 
+    /** The live projection's writer, queueing for at most {@link #DEFAULT_MAX_QUEUED_CASES} cases a batch. */
     public AssignmentWriter(JdbcTemplate jdbc) {
-        this(jdbc, PROJECTION, true);
+        this(jdbc, DEFAULT_MAX_QUEUED_CASES);
     }
 
-    private AssignmentWriter(JdbcTemplate jdbc, String table, boolean followEntities) {
+    /** @param maxQueuedCases how many cases' queues one transaction takes at most ({@link CaseQueue}, decision 33) */
+    public AssignmentWriter(JdbcTemplate jdbc, int maxQueuedCases) {
+        this(jdbc, PROJECTION, true, maxQueuedCases);
+    }
+
+    private AssignmentWriter(JdbcTemplate jdbc, String table, boolean followEntities, int maxQueuedCases) {
         if (!table.matches("[a-z_][a-z0-9_]{0,62}")) {
             throw new IllegalArgumentException("not a plain table name: " + table);
+        }
+        if (maxQueuedCases < 1) {
+            throw new IllegalArgumentException("maxQueuedCases must be at least 1, was " + maxQueuedCases);
         }
         this.jdbc = jdbc;
         this.table = table;
         this.followEntities = followEntities;
+        this.maxQueuedCases = maxQueuedCases;
     }
 
     /**
@@ -211,7 +230,7 @@ public class AssignmentWriter {
         if (table.equals(PROJECTION)) {
             throw new IllegalArgumentException("a shadow must not be the live projection");
         }
-        return new AssignmentWriter(jdbc, table, false);
+        return new AssignmentWriter(jdbc, table, false, DEFAULT_MAX_QUEUED_CASES);
     }
 
     /**
@@ -263,7 +282,7 @@ public class AssignmentWriter {
             outcomes.clear();
             inserted.clear();
             advanced.clear();
-            CaseQueue.queueForContended(jdbc, survivors.stream().map(AssignmentUpdate::caseId).toList());
+            CaseQueue.queueForContended(jdbc, survivors.stream().map(AssignmentUpdate::caseId).toList(), maxQueuedCases);
             upsert(guard, survivors, byCase, outcomes, inserted, advanced);
         }
         jdbc.execute(tried ? CaseQueue.TRIED + PLANNER_DEFAULTS : PLANNER_DEFAULTS);
@@ -333,6 +352,18 @@ public class AssignmentWriter {
             }
             return null;
         });
+    }
+
+    /**
+     * Sends the notification a batch that moves a row of the live projection sends ({@link #MOVED_CHANNEL}), inside
+     * the caller's transaction, so that its commit throws what PostgreSQL throws for every such batch: a full NOTIFY
+     * queue ({@code 54000}) refuses the commit whatever the rows. A reader waiting for a revision looks again, finds
+     * nothing new and waits on. Nothing on a shadow, which notifies no one.
+     */
+    public void checkNotifies() {
+        if (followEntities) {
+            jdbc.execute("NOTIFY " + MOVED_CHANNEL);
+        }
     }
 
     /**

@@ -15,9 +15,10 @@ import java.util.function.Function;
  *       that fails alone with it is returned only while the table takes a write of no rows at all
  *       ({@link Options#writable}): otherwise the failure is the database's, not the row's, and is thrown;</li>
  *   <li>a statement timeout halves the rows written per transaction ({@link Chunks}), down to one row; a single row
- *       that still times out is thrown, never set aside (a lock held elsewhere times out a good row too);</li>
- *   <li>a failure of the database's state is thrown as it is, for the caller to retry the whole batch (halves that
- *       committed before it are applied again, harmlessly, under the guard).</li>
+ *       that still times out is thrown, never set aside; a timeout while waiting for a row lock is the database's
+ *       state and shrinks nothing ({@link DatabaseRejection#handling});</li>
+ *   <li>a failure of the database's state is thrown as it is, for the caller to retry the batch: given the same
+ *       {@link Progress}, the retry resumes after the parts that committed before it, and its result counts them.</li>
  * </ul>
  * Halves are written in the batch's order, one after the other, so each transaction keeps the writer's lock order
  * and later rows of a case still follow earlier ones. The one implementation used by the projector, the replay and
@@ -31,6 +32,27 @@ public final class BatchIsolation {
 
     /** What was applied (summed over the transactions that committed), and what was refused. */
     public record Isolated<T>(ApplyResult result, List<Refused<T>> refused) {
+    }
+
+    /**
+     * What the transactions of one batch committed so far, over its attempts: how many of its items, from the first,
+     * are done (written or refused), what they changed and which were refused. An attempt that fails leaves it
+     * where its last transaction that committed did, so a retry resumes after that part rather than writing it again
+     * (and the result still counts it).
+     */
+    public static final class Progress<T> {
+        private int done;
+        private final ApplyResult.Total applied = new ApplyResult.Total();
+        private final List<Refused<T>> refused = new ArrayList<>();
+
+        /** How many items, from the first, are done. */
+        public int done() {
+            return done;
+        }
+
+        Isolated<T> isolated() {
+            return new Isolated<>(applied.result(), List.copyOf(refused));
+        }
     }
 
     /**
@@ -76,13 +98,25 @@ public final class BatchIsolation {
      */
     public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
                                         Function<List<AssignmentUpdate>, ApplyResult> oneTransaction, Options options) {
-        Run<T> run = new Run<>(update, oneTransaction, options);
-        for (int from = 0; from < items.size(); ) {
+        return apply(items, update, oneTransaction, options, new Progress<>());
+    }
+
+    /**
+     * As {@link #apply(List, Function, Function, Options)}, from the first item {@code progress} has not done: what
+     * it applies and refuses is added to {@code progress}, transaction by transaction, also when it throws.
+     *
+     * @return everything {@code progress} holds: this attempt's and the earlier ones'
+     */
+    public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
+                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction, Options options,
+                                        Progress<T> progress) {
+        Run<T> run = new Run<>(update, oneTransaction, options, progress);
+        for (int from = progress.done; from < items.size(); ) {
             int to = (int) Math.min(items.size(), (long) from + options.chunks().rows());
             run.write(items.subList(from, to));
             from = to;
         }
-        return new Isolated<>(run.applied.result(), run.refused);
+        return progress.isolated();
     }
 
     /** One isolation: what it applied, what it refused, and whether the table was seen to take a write. */
@@ -90,15 +124,15 @@ public final class BatchIsolation {
         private final Function<T, AssignmentUpdate> update;
         private final Function<List<AssignmentUpdate>, ApplyResult> oneTransaction;
         private final Options options;
-        private final ApplyResult.Total applied = new ApplyResult.Total();
-        private final List<Refused<T>> refused = new ArrayList<>();
+        private final Progress<T> progress;
         private boolean writableChecked;
 
         Run(Function<T, AssignmentUpdate> update, Function<List<AssignmentUpdate>, ApplyResult> oneTransaction,
-            Options options) {
+            Options options, Progress<T> progress) {
             this.update = update;
             this.oneTransaction = oneTransaction;
             this.options = options;
+            this.progress = progress;
         }
 
         void write(List<T> items) {
@@ -116,7 +150,9 @@ public final class BatchIsolation {
         private void whole(List<T> items) {
             List<AssignmentUpdate> updates = new ArrayList<>(items.size());
             items.forEach(item -> updates.add(update.apply(item)));
-            applied.add(oneTransaction.apply(updates));
+            progress.applied.add(oneTransaction.apply(updates));
+            // parts are written in the batch's order, so the items done are always a prefix of it
+            progress.done += items.size();
             options.chunks().written(items.size());
         }
 
@@ -134,7 +170,8 @@ public final class BatchIsolation {
                 if (handling != DatabaseRejection.Handling.ISOLATE) {
                     checkWritable(e);
                 }
-                refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
+                progress.refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
+                progress.done++;
                 return;
             }
             // Halves, or parts of at most largestBisected rows: bisecting a backlog batch from its full size
@@ -181,7 +218,7 @@ public final class BatchIsolation {
     /**
      * How many rows one transaction writes at most: unlimited until a statement or transaction timeout, then half
      * the rows that timed out, doubling again per batch written once {@link #GROW_BACK_AFTER_NANOS} passed without a
-     * timeout. Shared by the threads of one writer (the database's limit is the same for all), so thread-safe.
+     * timeout. One per thread of a writer (decision 48): a thread whose statements are slow does not shrink another's.
      */
     public static final class Chunks {
 

@@ -61,7 +61,10 @@ public final class BatchReduction {
                      && Objects.equals(kept.supervisorSub(), candidate.supervisorSub()));
     }
 
-    /** The survivors, sorted by case id: every writer locks projection rows in this one order. */
+    /**
+     * The survivors, sorted by case id in PostgreSQL's order ({@link CaseIds#POSTGRES_ORDER}): every writer locks
+     * projection rows in this one order.
+     */
     public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates) {
         return highestRevisionPerCase(updates, conflict -> { });
     }
@@ -75,7 +78,7 @@ public final class BatchReduction {
                 conflicts.accept(dropped);
             }
         }, dropped -> { }).forEach(kept -> survivors.add(kept.update()));
-        survivors.sort(Comparator.comparing(AssignmentUpdate::caseId));
+        survivors.sort(Comparator.comparing(AssignmentUpdate::caseId, CaseIds.POSTGRES_ORDER));
         return survivors;
     }
 

@@ -1,5 +1,6 @@
 package org.caseassignments.store;
 
+import java.util.Comparator;
 import java.util.UUID;
 
 /**
@@ -8,6 +9,17 @@ import java.util.UUID;
  * {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.
  */
 public final class CaseIds {
+
+    /**
+     * PostgreSQL's order of {@code uuid} values: the sixteen bytes compared unsigned, one by one. {@link UUID#compareTo}
+     * compares the two halves as signed longs, so an id from {@code 8…} to {@code f…} sorts before one from {@code 0…}
+     * there and after it here. Every batch that takes row locks sorts its cases in this order, the order a statement's
+     * {@code ORDER BY case_id} takes them in, so two writers never lock the same cases in opposite orders (decision 48).
+     */
+    public static final Comparator<UUID> POSTGRES_ORDER = (a, b) -> {
+        int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return high != 0 ? high : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+    };
 
     private CaseIds() {
     }

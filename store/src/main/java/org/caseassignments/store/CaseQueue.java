@@ -17,7 +17,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@link #TRY_FOR} for a row lock does the writer roll back to the savepoint, find the cases it cannot lock at
  * once, queue exclusively for those, in key order, holding no case row while it waits, and upsert again with no
  * timeout. A backlog batch of many thousands of cases therefore takes no advisory lock unless API writes hold
- * some of its cases; then it takes one per contended case. Why: decision 33.
+ * some of its cases; then it takes one per contended case, up to a cap (each is an entry of PostgreSQL's shared
+ * lock table). Why: decisions 33 and 48.
  */
 final class CaseQueue {
 
@@ -50,6 +51,7 @@ final class CaseQueue {
              WHERE ca.case_id = ANY (?::uuid[])
                AND NOT EXISTS (SELECT 1 FROM free WHERE free.case_id = ca.case_id)
              ORDER BY queue_key
+             LIMIT ?
             """.formatted(LockOrder.queueKey("ca.case_id"));
 
     /** Exclusive places in the given queues, taken in the array's order (ascending keys: no cycle between two writers). */
@@ -62,13 +64,15 @@ final class CaseQueue {
 
     /**
      * After the first try timed out: back to the savepoint (its row locks and the short timeout go with it),
-     * then an exclusive place in the queue of every case of {@code caseIds} that another transaction holds.
-     * Returns once the writer holds them all: no API write holds those cases then, and no new one can until
-     * this transaction ends.
+     * then an exclusive place in the queue of every case of {@code caseIds} that another transaction holds, up to
+     * {@code maxQueued} of them (the first in key order). Returns once the writer holds them all: no API write holds
+     * those cases then, and no new one can until this transaction ends. Cases contended beyond the cap are held by
+     * a bulk writer (a snapshot load, a repair, a replay, another projector), not by a stream of API writes: the
+     * upsert waits for their rows, as it would in the queue, without an entry of the lock table each.
      *
      * @return how many cases' queues the writer holds
      */
-    static int queueForContended(JdbcTemplate jdbc, List<UUID> caseIds) {
+    static int queueForContended(JdbcTemplate jdbc, List<UUID> caseIds, int maxQueued) {
         jdbc.execute(BACK_TO_SAVEPOINT);
         List<Integer> keys = new ArrayList<>();
         jdbc.execute((Connection connection) -> {
@@ -76,6 +80,7 @@ final class CaseQueue {
                 Object[] ids = caseIds.toArray();
                 ps.setArray(1, connection.createArrayOf("uuid", ids));
                 ps.setArray(2, connection.createArrayOf("uuid", ids));
+                ps.setInt(3, maxQueued);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         keys.add(rs.getInt(1));

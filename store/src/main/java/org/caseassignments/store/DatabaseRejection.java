@@ -4,15 +4,17 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.Set;
 
+import org.postgresql.util.PSQLException;
+
 /**
  * A row PostgreSQL refused, as the writers report it, and how a writer treats each database failure
  * ({@link Handling}). A failure that belongs to the data of the rows (SQLSTATE classes 22, 23, 54) is isolated at
  * once; one that belongs to the database's state (a lost connection, a deadlock, a missing table, a read-only
- * database…) is retried with backoff, because dropping rows cannot fix it and an operator or time can; a statement
- * or transaction timeout shrinks the batch; anything else (a trigger's {@code RAISE}, a row-level-security
- * {@code WITH CHECK}, a corrupt page) may belong to one row or to all of them, so the writer retries the same batch
- * a few times and then isolates it, dead-lettering only what fails alone while the table still takes writes.
- * Decisions 13 and 27.
+ * database, a statement timeout while waiting for a row lock…) is retried with backoff, because dropping rows cannot
+ * fix it and an operator or time can; any other statement or transaction timeout shrinks the batch; anything else
+ * (a trigger's {@code RAISE}, a row-level-security {@code WITH CHECK}, a corrupt page, {@code 54000}) may belong to
+ * one row or to all of them, so the writer retries the same batch a few times and then isolates it, dead-lettering
+ * only what fails alone while the table still takes writes. Decisions 13, 27 and 48.
  *
  * @param reason   stable code naming the SQLSTATE class, for {@code dlq.reason} and the rejects file
  * @param sqlState the five-character SQLSTATE
@@ -53,6 +55,12 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
     private static final Set<String> DATABASE_STATE_CLASSES = Set.of("08", "28", "40", "53", "58", "3D", "3F");
     private static final Set<String> DATABASE_STATES = Set.of("57P01", "57P02", "57P03", "57P04", "57P05",
             "42P01", "42703", "42883", "25006", "25P03", "55P03", "55006", "55000");
+    /**
+     * {@code program_limit_exceeded} itself, of class 54 but not always the row's: a too large index entry, and also
+     * a full NOTIFY queue, which refuses the commit of every transaction that notifies until listeners read. Retried,
+     * and isolated only while the database takes a write that notifies (decision 48).
+     */
+    private static final String NOT_ONLY_THE_ROWS = "54000";
     /** {@code query_canceled} (a statement timeout) and {@code transaction_timeout} (PostgreSQL 17). */
     private static final Set<String> TIMEOUTS = Set.of("57014", "25P04");
 
@@ -80,16 +88,34 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
         if (state == null || state.length() != 5) {
             return Handling.RETRY;
         }
+        if (NOT_ONLY_THE_ROWS.equals(state)) {
+            return Handling.RETRY_THEN_ISOLATE;
+        }
         if (dataReason(state) != null) {
             return Handling.ISOLATE;
         }
         if (TIMEOUTS.contains(state)) {
-            return Handling.SHRINK;
+            return waitedForARow(failure) ? Handling.RETRY : Handling.SHRINK;
         }
         if (DATABASE_STATE_CLASSES.contains(state.substring(0, 2)) || DATABASE_STATES.contains(state)) {
             return Handling.RETRY;
         }
         return Handling.RETRY_THEN_ISOLATE;
+    }
+
+    /**
+     * Whether the statement was waiting for a row another transaction holds when it was cancelled: PostgreSQL says so
+     * in the error's context ("while locking tuple (0,1) in relation …", "while updating tuple …", "while inserting
+     * index tuple …"). Smaller transactions would wait as long.
+     */
+    private static boolean waitedForARow(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof PSQLException psql && psql.getServerErrorMessage() != null) {
+                String where = psql.getServerErrorMessage().getWhere();
+                return where != null && where.contains(" tuple (");
+            }
+        }
+        return false;
     }
 
     /** Whether {@code failure} is PostgreSQL's {@code lock_not_available}: a {@code lock_timeout} or a {@code NOWAIT}. */

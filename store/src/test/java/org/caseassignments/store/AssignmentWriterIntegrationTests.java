@@ -173,7 +173,7 @@ class AssignmentWriterIntegrationTests {
                 Map.entry(equal, Outcome.CONFLICTING), Map.entry(older, Outcome.SKIPPED_OLDER),
                 Map.entry(newer, Outcome.ADVANCED), Map.entry(placeholder, Outcome.ADVANCED),
                 Map.entry(absent, Outcome.INSERTED));
-        assertThat(List.copyOf(result.outcomes().keySet())).isSorted();
+        assertThat(List.copyOf(result.outcomes().keySet())).isSortedAccordingTo(CaseIds.POSTGRES_ORDER);
         assertThat(result.insertedCases()).containsExactly(absent);
         assertThat(result.advancedCases()).containsExactlyInAnyOrder(newer, placeholder);
         assertThat(result.unchanged()).isEqualTo(2);

@@ -3,12 +3,29 @@ package org.caseassignments.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
 class CaseIdsTests {
+
+    @Test
+    void shouldOrderCaseIdsAsPostgresqlOrdersUuidsByteByByteUnsigned() {
+        List<UUID> ids = new ArrayList<>(List.of(
+                UUID.fromString("ffffffff-0000-0000-0000-000000000000"),
+                UUID.fromString("80000000-0000-0000-0000-000000000000"),
+                UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff"),
+                UUID.fromString("00000000-0000-0000-8000-000000000000"),
+                UUID.fromString("00000000-0000-0000-7fff-ffffffffffff"),
+                UUID.fromString("00000000-0000-0000-0000-000000000000")));
+
+        ids.sort(CaseIds.POSTGRES_ORDER);
+
+        assertThat(ids).extracting(UUID::toString).isSorted();
+    }
 
     @Test
     void shouldTakeOnlyTheCanonicalFormInEitherCaseAsACaseId() {

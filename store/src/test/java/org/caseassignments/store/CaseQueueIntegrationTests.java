@@ -87,6 +87,107 @@ class CaseQueueIntegrationTests {
                 """, Long.class, cases.toArray())).isEqualTo(3);
     }
 
+    @Test
+    void shouldNotDeadlockWithTheEntityRepairOverCasesWhoseSignedAndUnsignedOrdersDiffer() throws Exception {
+        // Given two cases that Java's UUID order and PostgreSQL's sort in opposite orders, and a transaction
+        // holding the first (in PostgreSQL's order) FOR SHARE, as a repair batch does
+        UUID low = UUID.fromString("0" + UUID.randomUUID().toString().substring(1));
+        UUID high = UUID.fromString("f" + UUID.randomUUID().toString().substring(1));
+        assertThat(high.compareTo(low)).as("Java's signed order").isNegative();
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(low, "w-old", "s-1", 1),
+                AssignmentUpdate.changed(high, "w-old", "s-1", 1)));
+        AtomicInteger writerPid = new AtomicInteger();
+        AtomicInteger repairPid = new AtomicInteger();
+
+        try (Connection holder = DB.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement share = holder.prepareStatement("SELECT 1 FROM case_assignments WHERE case_id = ? FOR SHARE")) {
+                share.setObject(1, low);
+                share.executeQuery().close();
+            }
+            // When the projector's batch of both cases waits for the held one
+            CompletableFuture<ApplyResult> projector = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                writerPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
+                return new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(low, "w-new", "s-1", 2),
+                        AssignmentUpdate.changed(high, "w-new", "s-1", 2)));
+            }));
+            awaitBlocked(writerPid, pid(holder), "the projector's upsert waiting for the held case's row");
+            // and the entity repair of both cases runs meanwhile
+            CompletableFuture<FollowedRows> repair = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                repairPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
+                return new AssignmentWriter(jdbc).repairFollowers(List.of(high, low));
+            }));
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .alias("the repair finished, or waiting for a row the projector holds")
+                    .until(() -> repair.isDone() || repairPid.get() != 0 && blockedBy(repairPid.get(), writerPid.get()));
+            holder.commit();
+
+            // Then both finish: the projector held no row of the two while it waited for the first
+            assertThat(repair.get(20, TimeUnit.SECONDS)).isNotNull();
+            assertThat(projector.get(20, TimeUnit.SECONDS).advancedCases()).containsExactlyInAnyOrder(low, high);
+        }
+    }
+
+    @Test
+    void shouldQueueForAtMostTheCapWhileABulkWriterHolds60000RowsAndLetWritesOfOtherCasesThrough() throws Exception {
+        // Given 60,000 cases whose rows a bulk writer holds (an assignments batch, a repair, a second projector)
+        String bulkWorker = "w-bulk-" + UUID.randomUUID();
+        jdbc.update("""
+                INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision)
+                SELECT gen_random_uuid(), ?, 's-1', 1 FROM generate_series(1, 60000)
+                """, bulkWorker);
+        List<UUID> held = jdbc.queryForList("SELECT case_id FROM case_assignments WHERE assigned_worker_sub = ?",
+                UUID.class, bulkWorker);
+        UUID other = UUID.randomUUID();
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(other, "w-old", "s-1", 1)));
+        AtomicInteger writerPid = new AtomicInteger();
+        int cap = AssignmentWriter.DEFAULT_MAX_QUEUED_CASES;
+
+        try (Connection bulk = DB.dataSource().getConnection()) {
+            bulk.setAutoCommit(false);
+            try (PreparedStatement hold = bulk.prepareStatement(
+                    "UPDATE case_assignments SET updated_at = now() WHERE assigned_worker_sub = ?")) {
+                hold.setString(1, bulkWorker);
+                assertThat(hold.executeUpdate()).isEqualTo(60_000);
+            }
+            // When the projector writes a batch of all of them
+            CompletableFuture<ApplyResult> projector = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                writerPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
+                return new AssignmentWriter(jdbc).apply(
+                        held.stream().map(id -> AssignmentUpdate.changed(id, "w-new", "s-1", 2)).toList());
+            }));
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                    .alias("the projector failed, or queued and waiting for a row the bulk writer holds")
+                    .until(() -> projector.isDone() || writerPid.get() != 0 && queuesHeld(writerPid.get()) > 0
+                            && blockedBy(writerPid.get(), pid(bulk)));
+
+            // Then it waits holding at most the cap of queues, and an API write of another case goes through meanwhile
+            assertThat(projector).as("the projector's batch while the bulk writer holds its rows").isNotDone();
+            assertThat(queuesHeld(writerPid.get())).isEqualTo(cap);
+            try (Connection apiWrite = DB.dataSource().getConnection()) {
+                apiWrite.setAutoCommit(false);
+                holdAsAnApiWrite(apiWrite, other);
+                apiWrite.commit();
+            }
+            bulk.commit();
+            assertThat(projector.get(60, TimeUnit.SECONDS).advancedCases()).hasSize(60_000);
+        }
+    }
+
+    private void awaitBlocked(AtomicInteger waiter, int holder, String what) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).alias(what)
+                .until(() -> waiter.get() != 0 && blockedBy(waiter.get(), holder));
+    }
+
+    private long queuesHeld(int pid) {
+        return jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE pid = ? AND locktype = 'advisory' AND granted",
+                Long.class, pid);
+    }
+
+    private boolean blockedBy(int waiter, int holder) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("SELECT ? = ANY (pg_blocking_pids(?))", Boolean.class, holder, waiter));
+    }
+
     /** What an API write holds of a case: its queue shared, then its row {@code FOR SHARE} (LockOrder). */
     private static void holdAsAnApiWrite(Connection connection, UUID caseId) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT " + LockOrder.queueShared("?::uuid")

@@ -36,7 +36,7 @@ class DatabaseRejectionTests {
 
     @Test
     void shouldIsolateDataRetryTheDatabasesStateShrinkOnTimeoutsAndRetryThenIsolateEverythingElse() {
-        for (String state : new String[] {"22021", "23514", "54000"}) {
+        for (String state : new String[] {"22021", "23514", "54011"}) {
             assertThat(DatabaseRejection.handling(wrapped(state))).as(state).isEqualTo(DatabaseRejection.Handling.ISOLATE);
         }
         for (String state : new String[] {"08006", "40001", "40P01", "57P01", "53300", "42P01", "25006", "55P03", "28P01"}) {
@@ -46,7 +46,8 @@ class DatabaseRejectionTests {
                 .isEqualTo(DatabaseRejection.Handling.RETRY);
         assertThat(DatabaseRejection.handling(wrapped("57014"))).isEqualTo(DatabaseRejection.Handling.SHRINK);
         assertThat(DatabaseRejection.handling(wrapped("25P04"))).isEqualTo(DatabaseRejection.Handling.SHRINK);
-        for (String state : new String[] {"P0001", "42501", "XX001", "XX000"}) {
+        // 54000 is a full NOTIFY queue as well as a too large index entry: the database's or the row's
+        for (String state : new String[] {"P0001", "42501", "XX001", "XX000", "54000"}) {
             assertThat(DatabaseRejection.handling(wrapped(state))).as(state)
                     .isEqualTo(DatabaseRejection.Handling.RETRY_THEN_ISOLATE);
         }

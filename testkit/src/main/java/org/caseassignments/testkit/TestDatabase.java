@@ -43,9 +43,22 @@ public final class TestDatabase {
         return db;
     }
 
+    /**
+     * A new migrated database on an embedded server of its own started with {@code settings}: for a test of what
+     * only a server setting makes reachable (a NOTIFY queue small enough to fill). Costs a server start.
+     */
+    public static TestDatabase migratedOnAServerWith(Map<String, String> settings) {
+        TestDatabase db = on(PostgresServer.embeddedWith(settings));
+        db.migrate();
+        return db;
+    }
+
     /** A new empty database, migrations not applied (for tests of the migrations themselves). */
     public static TestDatabase empty() {
-        PostgresServer server = PostgresServer.get();
+        return on(PostgresServer.get());
+    }
+
+    private static TestDatabase on(PostgresServer server) {
         String name = "test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
         server.createDatabase(name);
         return new TestDatabase(name, server.urlOf(name), server.username(), server.password());

@@ -11,6 +11,7 @@ import java.util.UUID;
 
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.RefusingTrigger;
 import org.caseassignments.backfill.Tables;
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
@@ -187,6 +188,33 @@ class AssignmentsCommandIntegrationTests {
             assertThat(Checkpoint.read(checkpoint).rejectsBytes()).isEqualTo(Files.size(rejects));
         } finally {
             jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_reject");
+        }
+    }
+
+    @Test
+    void shouldRejectTheRowATriggerRefusesOnEveryAttemptAndWriteTheNineGoodRows() throws IOException {
+        // Given a trigger that refuses one worker (P0001), and a snapshot of ten rows, one of them carrying it
+        try (RefusingTrigger trigger = RefusingTrigger.refusing(jdbc, "poison")) {
+            List<UUID> good = new java.util.ArrayList<>();
+            List<String> rows = new java.util.ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                UUID caseId = UUID.randomUUID();
+                rows.add(caseId + "," + (i == 4 ? "poison" : "w-" + i) + ",s,1");
+                if (i != 4) {
+                    good.add(caseId);
+                }
+            }
+            Path rejects = dir.resolve("rejects.csv");
+
+            // When
+            Cli.Run run = cli.run("assignments", "--file", csv(rows).toString(), "--rejects", rejects.toString());
+
+            // Then the load retried the batch, isolated the refused row and wrote the other nine
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(run.out()).containsPattern("inserted\\s+9\\n").containsPattern("rejected\\s+1\\n");
+            assertThat(Files.readAllLines(rejects)).hasSize(2).last().asString()
+                    .startsWith("6,DATABASE_ROW_REFUSED,").contains("P0001");
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactlyInAnyOrderElementsOf(good);
         }
     }
 

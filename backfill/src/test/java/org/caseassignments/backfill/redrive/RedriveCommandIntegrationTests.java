@@ -13,6 +13,7 @@ import org.apache.kafka.common.header.Headers;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
+import org.caseassignments.backfill.RefusingTrigger;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;
@@ -73,6 +74,38 @@ class RedriveCommandIntegrationTests {
         assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?", String.class,
                 first)).isEqualTo("poison");
         assertThat(LiveApplier.endOffsets(deadLetters)).as("nothing re-sent to the dead-letter topic").isEqualTo(held);
+    }
+
+    @Test
+    void shouldReportTheLetterATriggerStillRefusesOnEveryAttemptAndApplyTheOthers() {
+        // Given dead letters of two events a constraint refused (since relaxed), and a trigger that now refuses the
+        // second one's worker (P0001)
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        jdbc.execute("ALTER TABLE case_assignments ADD CONSTRAINT test_reject CHECK (assigned_worker_sub NOT LIKE 'held-%')");
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.created(first).worker("held-ok").build(),
+                    CaseEvents.created(second).worker("held-refused").build()));
+        }
+        Cli.Run replay = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                "replay-" + UUID.randomUUID());
+        assertThat(replay.out()).as(replay.toString()).containsPattern("dead-lettered to " + deadLetters + "\\s+2\\n");
+        jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_reject");
+        try (RefusingTrigger trigger = RefusingTrigger.refusing(jdbc, "held-refused")) {
+            // When a dry run, then a run that applies
+            Cli.Run dryRun = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--progress", "none");
+            Cli.Run run = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--apply",
+                    "--progress", "none");
+
+            // Then both finish, reporting the refused letter with the trigger's SQLSTATE class, the other applied
+            for (Cli.Run each : List.of(dryRun, run)) {
+                assertThat(each.exit()).as(each.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+                assertThat(each.out()).as(each.toString()).containsPattern("dead letters selected\\s+2\\n")
+                        .containsPattern("applied \\(moved a row\\)\\s+1\\n").containsPattern("still failing\\s+1\\n")
+                        .contains("DATABASE_ROW_REFUSED");
+            }
+            assertThat(jdbc.queryForList("SELECT case_id FROM case_assignments", UUID.class)).containsExactly(first);
+        }
     }
 
     @Test

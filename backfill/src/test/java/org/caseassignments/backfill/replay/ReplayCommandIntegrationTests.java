@@ -26,6 +26,7 @@ import org.awaitility.Awaitility;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
+import org.caseassignments.backfill.RefusingTrigger;
 import org.caseassignments.backfill.Tables;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
@@ -131,6 +132,42 @@ class ReplayCommandIntegrationTests {
             assertThat(committed(group)).isEqualTo(written);
         } finally {
             jdbc.execute("ALTER TABLE case_assignments DROP CONSTRAINT test_reject");
+        }
+    }
+
+    @Test
+    void shouldDeadLetterAnEventATriggerRefusesOnEveryAttemptApplyTheOthersAndLetResumePassIt() {
+        // Given a trigger that refuses one worker (P0001: the row's or the database's, the writer cannot tell at once)
+        try (RefusingTrigger trigger = RefusingTrigger.refusing(jdbc, "poison")) {
+            UUID refused = UUID.randomUUID();
+            List<UUID> good = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(
+                        CaseEvents.created(good.get(0)).worker("w-0").build(),
+                        CaseEvents.created(good.get(1)).worker("w-1").build(),
+                        CaseEvents.changed(refused, 2).worker("poison").build(),
+                        CaseEvents.created(good.get(2)).worker("w-2").build(),
+                        CaseEvents.created(good.get(3)).worker("w-3").build()));
+            }
+            String group = "replay-" + UUID.randomUUID();
+
+            // When
+            Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group);
+            Cli.Run resumed = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group,
+                    "--resume");
+
+            // Then the run retried, isolated the refused event, dead-lettered it and went on to the end offsets
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(run.out()).containsPattern("dead-lettered to " + deadLetters + "\\s+1\\n");
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactlyInAnyOrderElementsOf(good);
+            List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetters);
+            assertThat(dead).hasSize(1);
+            assertThat(new String(dead.get(0).key(), StandardCharsets.UTF_8)).isEqualTo(refused.toString());
+            assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.REASON)).isEqualTo("DATABASE_ROW_REFUSED");
+            assertThat(DeadLetters.header(dead.get(0).headers(), "dlq.sqlstate")).isEqualTo("P0001");
+            // and --resume starts after it
+            assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(resumed.out()).containsPattern("records read\\s+0\\n");
         }
     }
 
