@@ -58,10 +58,10 @@ class RebuildProcessIntegrationTests {
     @Test
     void shouldRefuseASecondRunNamingTheFirstWhileTheFirstWaitsToSwapAndLetTheFirstSwapItsOwnShadow() throws Exception {
         // Given the live table holding the case inflated, and a reader holding the projection so that the first
-        // rebuild waits for its swap's lock (giving way every 3 s and asking again) with its shadow built
+        // rebuild waits for its swap's lock (giving way every 5 s and asking again) with its shadow built
         Rows.assignment(caseId).worker("inflated").revision(7).insert(jdbc);
         try (Connection reader = connection();
-             RebuildProcess first = startBehind(reader, "--allow-lower", "--swap-lock-timeout-ms", "3000")) {
+             RebuildProcess first = startBehind(reader, "--allow-lower", "--swap-lock-timeout-ms", "5000")) {
             awaitTheSwap(false);
             long shadow = jdbc.queryForObject("SELECT 'case_assignments_rebuild'::regclass::oid::bigint", Long.class);
 
@@ -80,7 +80,7 @@ class RebuildProcessIntegrationTests {
 
             // And once the reader lets go, the first swaps in the shadow it built
             reader.commit();
-            assertThat(first.awaitExit(Duration.ofSeconds(90))).as(first.output()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(first.awaitExit(Duration.ofSeconds(180))).as(first.output()).isEqualTo(ExitCodes.SUCCESS);
             assertThat(jdbc.queryForObject("SELECT 'case_assignments'::regclass::oid::bigint", Long.class)).isEqualTo(shadow);
             assertThat(read(caseId)).isEqualTo("w-1@1");
         }
@@ -114,7 +114,7 @@ class RebuildProcessIntegrationTests {
 
             // And once thawed the rebuild reports that it stopped, the live projection unchanged, its shadow dropped
             rebuild.thaw();
-            assertThat(rebuild.awaitExit(Duration.ofSeconds(60))).as(rebuild.output()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(rebuild.awaitExit(Duration.ofSeconds(180))).as(rebuild.output()).isEqualTo(ExitCodes.COULD_NOT_START);
             assertThat(rebuild.output()).contains("backfill rebuild: stopped").contains("the live projection is unchanged");
             assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild') IS NULL", Boolean.class)).isTrue();
         }
@@ -130,7 +130,7 @@ class RebuildProcessIntegrationTests {
 
     /** The backend pid of the swap once its ACCESS EXCLUSIVE lock on the projection is waited for or granted. */
     private int awaitTheSwap(boolean granted) {
-        return Awaitility.await("the swap's lock " + (granted ? "granted" : "waited for")).atMost(Duration.ofSeconds(90))
+        return Awaitility.await("the swap's lock " + (granted ? "granted" : "waited for")).atMost(Duration.ofSeconds(240))
                 .pollInterval(Duration.ofMillis(5)).until(() -> jdbc.queryForList("""
                         SELECT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
                          WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND l.granted = ?
