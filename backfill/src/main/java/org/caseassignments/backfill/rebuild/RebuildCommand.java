@@ -200,15 +200,17 @@ public class RebuildCommand implements Callable<Integer> {
 
     /**
      * Whatever ended the run, its shadow goes with it: swapped in (the name is free then), refused, compared, or
-     * stopped by a failure. A shadow this cannot drop (the database is gone) is dropped by the next run, which holds
-     * the claim first.
+     * stopped by a failure. The drop waits for its lock as long as a swap's attempt does
+     * ({@code backfill.rebuild.swap-lock-timeout}): a shadow this cannot drop (a transaction still holds its rows,
+     * the database is gone) is dropped by the next run, which holds the claim first.
      */
     private void dropShadowOfThisRun(PrintWriter err) {
         try {
-            tables.dropShadow();
-        } catch (DataAccessException e) {
-            err.println("backfill rebuild: could not drop the shadow " + ShadowTables.SHADOW + " (" + e.getMostSpecificCause()
-                    .getMessage() + "); the next rebuild drops it, or drop it as the schema owner");
+            new TransactionTemplate(transactions).executeWithoutResult(status ->
+                    tables.dropShadow(properties.swapLockTimeout()));
+        } catch (DataAccessException | TransactionException e) {
+            err.println("backfill rebuild: could not drop the shadow " + ShadowTables.SHADOW + " ("
+                    + e.getMostSpecificCause().getMessage() + "); the next rebuild drops it, or drop it as the schema owner");
         }
     }
 

@@ -367,7 +367,9 @@ final class ShadowTables {
         jdbc.execute("DROP TABLE IF EXISTS " + PREVIOUS);
     }
 
-    void dropShadow() {
+    /** Inside a transaction: the shadow dropped, waiting at most {@code lockTimeout} for its lock. */
+    void dropShadow(Duration lockTimeout) {
+        jdbc.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
         jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
     }
 
