@@ -61,7 +61,7 @@ class CommandLineRunnerConfiguration {
             this.commandLine = commandLine;
             Gauge.builder(EXIT_CODE_METRIC, this, runner -> runner.exitCode)
                     .description("The job's exit code once it ended (0 done, 1 rejected rows, 2 failed or bad usage, "
-                            + "3 stopped before the end); -1 while it runs")
+                            + "3 stopped before the end, 4 another run holds the job's claim); -1 while it runs")
                     .register(meters);
         }
 

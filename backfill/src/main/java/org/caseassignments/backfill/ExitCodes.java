@@ -11,6 +11,8 @@ public final class ExitCodes {
     public static final int COULD_NOT_START = 2;
     /** Stopped on purpose before the end ({@code --max-batches}); running again with the same checkpoint continues. */
     public static final int STOPPED_BEFORE_THE_END = 3;
+    /** Refused at once: another run of the same job holds its claim ({@code rebuild}); nothing was changed. */
+    public static final int ANOTHER_RUN = 4;
 
     private ExitCodes() {
     }

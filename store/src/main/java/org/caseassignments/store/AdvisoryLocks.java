@@ -13,7 +13,12 @@ public enum AdvisoryLocks {
     /** A case's queue (decision 33), keyed by the case id: {@link LockOrder}, {@link CaseQueue}. 'cque'. */
     CASE_QUEUE(0x63717565),
     /** The claim of an Idempotency-Key, keyed by its scope (decision 17). 'idem'. */
-    IDEMPOTENCY_KEY(0x6964656D);
+    IDEMPOTENCY_KEY(0x6964656D),
+    /**
+     * A rebuild's claim on the projection's shadow, keyed by the shadow's name, held by the session for the whole run
+     * ({@code pg_try_advisory_lock}), not by a transaction (decision 46). 'rbld'.
+     */
+    REBUILD(0x72626C64);
 
     private final int namespace;
 

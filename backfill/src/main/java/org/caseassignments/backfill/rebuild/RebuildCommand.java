@@ -27,10 +27,12 @@ import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +53,9 @@ import picocli.CommandLine.Spec;
                 "The swap holds the projection's lock at most --swap-within; a truncated history needs --from-snapshot.", ""},
         footer = {"", "Exit codes: 0 swapped (dry run: no difference), undone or dropped; 1 dry run found differences, or",
                 "the swap was refused because it would drop or lower live rows; 2 bad usage, refused to start (truncated",
-                "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged."})
+                "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged;",
+                "4 another rebuild, undo or --drop-previous is running (refused at once, nothing changed). Records passed",
+                "over (bad input, unknown schema ids, as the projector dead-letters them) are counted, not an exit code."})
 public class RebuildCommand implements Callable<Integer> {
 
 
@@ -130,7 +134,7 @@ public class RebuildCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try {
+        try (RebuildClaim claim = RebuildClaim.take(jdbc.getDataSource())) {
             if (undo || dropPrevious) {
                 return undo ? undo(out, err) : dropPrevious(out, err);
             }
@@ -140,12 +144,19 @@ public class RebuildCommand implements Callable<Integer> {
                 return ExitCodes.COULD_NOT_START;
             }
             return build(out, err);
+        } catch (RebuildClaim.Held e) {
+            err.println("backfill rebuild: refused — another rebuild is running: " + e.getMessage() + ". One rebuild, "
+                    + "undo or --drop-previous runs at a time, and this one never touches the other's shadow: wait for it "
+                    + "to end, or end it (stop its process; a frozen one: SELECT pg_terminate_backend(pid) for its "
+                    + "sessions). Nothing was changed");
+            return ExitCodes.ANOTHER_RUN;
         } catch (EventTopics.UnreadableFraming e) {
             err.println("backfill rebuild: refused — " + e.getMessage() + "; the live projection is unchanged");
             return ExitCodes.COULD_NOT_START;
-        } catch (KafkaException | DataAccessException | IllegalStateException | SnapshotSourceException e) {
+        } catch (KafkaException | DataAccessException | TransactionException | IllegalStateException
+                 | SnapshotSourceException e) {
             err.println("backfill rebuild: stopped: " + e.getMessage()
-                    + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
+                    + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "")
                     + "; the live projection is unchanged, run the rebuild again");
             return ExitCodes.COULD_NOT_START;
         } finally {
@@ -174,40 +185,67 @@ public class RebuildCommand implements Callable<Integer> {
             ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(serde), writer, batchSize);
             shadow.startAtTheBeginning(partitions);
             EventTopics.requireReadableFraming(consumer, shadow.liveEnd(), serde);
+            if (tables.exists(ShadowTables.SHADOW)) {
+                err.println("backfill rebuild: dropping the shadow " + ShadowTables.SHADOW + " an earlier run left "
+                        + "(it stopped half-done; no other run holds the claim)");
+            }
             tables.createShadow();
-            long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
-            Progress bar = progress.start(err, "events");
-            shadow.catchUpWithin(swapWithin(), bar);
-            // Every live row committed before the horizon came from events below the end read after it (or from no
-            // event), so the shadow drained to that end holds what it should of them; rows written since are judged
-            // again under the lock.
-            String horizon = tables.changeHorizon();
-            shadow.drainTo(shadow.liveEnd());
-            bar.finish(shadow.totals().read(), shadow.fraction(shadow.lag()));
-            tables.carryJurisdictions();
-            ProjectionDiff.Differences differences = new ProjectionDiff(jdbc).compare(sample);
-            Report report = new Report(eventTopics, shadow.totals(), seeded, differences);
-            if (dryRun) {
-                return reportDryRun(out, report);
+            try {
+                return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested);
+            } finally {
+                dropShadowOfThisRun(err);
             }
-            ShadowTables.Losses before = tables.lossesBefore(horizon);
-            if (before.dropped() > 0 && !allowMissingCases) {
-                tables.dropShadow();
-                refusal(out, report, new ShadowTables.Losses(before.dropped(), 0));
-                return ExitCodes.FINISHED_WITH_REJECTS;
-            }
-            Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
-                    : properties.swapLockTimeout();
-            SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
-                    properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
-            if (swap.refused() != null) {
-                tables.dropShadow();
-                refusal(out, report, swap.refused());
-                return ExitCodes.FINISHED_WITH_REJECTS;
-            }
-            report(out, report, swap.timing());
-            return ExitCodes.SUCCESS;
         }
+    }
+
+    /**
+     * Whatever ended the run, its shadow goes with it: swapped in (the name is free then), refused, compared, or
+     * stopped by a failure. The drop waits for its lock as long as a swap's attempt does
+     * ({@code backfill.rebuild.swap-lock-timeout}): a shadow this cannot drop (a transaction still holds its rows,
+     * the database is gone) is dropped by the next run, which holds the claim first.
+     */
+    private void dropShadowOfThisRun(PrintWriter err) {
+        try {
+            new TransactionTemplate(transactions).executeWithoutResult(status ->
+                    tables.dropShadow(properties.swapLockTimeout()));
+        } catch (DataAccessException | TransactionException e) {
+            err.println("backfill rebuild: could not drop the shadow " + ShadowTables.SHADOW + " ("
+                    + e.getMostSpecificCause().getMessage() + "); the next rebuild drops it, or drop it as the schema owner");
+        }
+    }
+
+    private int buildAndSwap(PrintWriter out, PrintWriter err, List<String> eventTopics, ShadowBuild shadow,
+                             AssignmentWriter shadowWriter, ShadowTransactions nested) {
+        long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
+        Progress bar = progress.start(err, "events");
+        shadow.catchUpWithin(swapWithin(), bar);
+        // Every live row committed before the horizon came from events below the end read after it (or from no
+        // event), so the shadow drained to that end holds what it should of them; rows written since are judged
+        // again under the lock.
+        String horizon = tables.changeHorizon();
+        shadow.drainTo(shadow.liveEnd());
+        bar.finish(shadow.totals().read(), shadow.fraction(shadow.lag()));
+        tables.carryJurisdictions();
+        ProjectionDiff.Differences differences = new ProjectionDiff(jdbc).compare(sample);
+        Report report = new Report(eventTopics, shadow.totals(), seeded, differences);
+        if (dryRun) {
+            return reportDryRun(out, report);
+        }
+        ShadowTables.Losses before = tables.lossesBefore(horizon);
+        if (before.dropped() > 0 && !allowMissingCases) {
+            refusal(out, report, new ShadowTables.Losses(before.dropped(), 0));
+            return ExitCodes.FINISHED_WITH_REJECTS;
+        }
+        Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
+                : properties.swapLockTimeout();
+        SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
+                properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
+        if (swap.refused() != null) {
+            refusal(out, report, swap.refused());
+            return ExitCodes.FINISHED_WITH_REJECTS;
+        }
+        report(out, report, swap.timing());
+        return ExitCodes.SUCCESS;
     }
 
     /** What the summary reports of the build: the topics, the totals, the snapshot rows it started from, the diff. */
@@ -235,21 +273,29 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.COULD_NOT_START;
         }
         Duration timeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs) : properties.swapLockTimeout();
-        int carried = tables.carryForwardIntoPrevious();
         TransactionTemplate swap = new TransactionTemplate(transactions);
         for (int attempt = 1; ; attempt++) {
+            int carried = tables.carryForwardIntoPrevious();
             try {
                 long start = System.nanoTime();
-                swap.executeWithoutResult(status -> tables.swapBack(timeout));
+                swap.executeWithoutResult(status -> tables.swapBack(timeout, swapWithin()));
                 out.printf(Locale.ROOT, "backfill rebuild --undo: the previous projection is back (%d rows carried forward "
                                 + "first, %d ms under the lock); the rebuilt one is kept as %s, to be dropped with "
                                 + "--drop-previous (it is not put back again: a new rebuild is the redo)%n", carried,
                         Duration.ofNanos(System.nanoTime() - start).toMillis(), ShadowTables.PREVIOUS);
                 return ExitCodes.SUCCESS;
-            } catch (DataAccessException e) {
-                if (!SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE) || attempt >= properties.swapAttempts()) {
-                    throw e;
+            } catch (Deadline.Passed | DataAccessException e) {
+                boolean gaveWay = e instanceof Deadline.Passed || SwapUnderLock.sqlState(e, SwapUnderLock.QUERY_CANCELED);
+                if (!gaveWay && !SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE)
+                        || attempt >= properties.swapAttempts()) {
+                    throw gaveWay ? new IllegalStateException("the undo's pass under the lock did not fit in --swap-within "
+                            + swapWithin().toMillis() + " ms in " + attempt + " attempts: raise --swap-within", e)
+                            : (RuntimeException) e;
                 }
+                err.printf(Locale.ROOT, "backfill rebuild --undo: %s (attempt %d of %d); carrying forward again and "
+                                + "trying again%n", gaveWay ? "the pass under the lock did not fit in " + swapWithin().toMillis()
+                                + " ms; gave way" : "the lock was not granted within " + timeout.toMillis() + " ms",
+                        attempt, properties.swapAttempts());
             }
         }
     }
@@ -266,7 +312,6 @@ public class RebuildCommand implements Callable<Integer> {
 
     private int reportDryRun(PrintWriter out, Report report) {
         EntityCopies.Counts copies = new EntityCopies(jdbc).count();
-        tables.dropShadow();
         out.println("backfill rebuild --dry-run: rebuilt from " + String.join(",", report.topics())
                 + " to the live end and compared; nothing swapped");
         printTotals(out, report);
@@ -314,6 +359,7 @@ public class RebuildCommand implements Callable<Integer> {
         SummaryLines.count(out, "events read", report.totals().read());
         SummaryLines.count(out, "cases rebuilt", report.totals().cases());
         SummaryLines.count(out, "passed over (dead-lettered)", report.totals().passedOver());
+        SummaryLines.count(out, "  of which an unknown schema id", report.totals().unknownSchema());
     }
 
     private Duration swapWithin() {

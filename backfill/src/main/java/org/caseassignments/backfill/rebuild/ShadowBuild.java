@@ -11,23 +11,31 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.Ingested;
+import org.caseassignments.schemas.serde.DecodeFailure;
+import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
 
 /**
  * Reads the event topics from the beginning into the shadow, through the projector's decode and the guarded
  * writer, one transaction per batch. Records the projector dead-letters (bad input, rows PostgreSQL refuses)
  * are counted and passed over: the projector has already dead-lettered them, a rebuild would only do it twice.
- * It has no consumer group and commits nothing: a rebuild that stops starts again from the beginning.
+ * Outside the swap's lock every record is read through the jobs' registry retry ({@link EventTopics#read}), so a
+ * schema id the registry still answers 404 for once the retry is over is passed over as {@code UNKNOWN_SCHEMA}, as
+ * the projector dead-letters it; under the lock a record the registry cannot answer for yet makes the swap give way
+ * instead of waiting (decision 46). It has no consumer group and commits nothing: a rebuild that stops starts again
+ * from the beginning.
  */
 final class ShadowBuild {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
-    record Totals(long read, long cases, long passedOver) {
+    /** @param unknownSchema of {@code passedOver}, the records whose schema id the registry does not know */
+    record Totals(long read, long cases, long passedOver, long unknownSchema) {
     }
 
     private final Consumer<byte[], byte[]> consumer;
@@ -38,6 +46,7 @@ final class ShadowBuild {
     private long read;
     private long cases;
     private long passedOver;
+    private long unknownSchema;
     /** Time spent reading and writing, for the rate {@link #estimate} assumes. */
     private long writingNanos;
 
@@ -135,10 +144,11 @@ final class ShadowBuild {
         read = mark.totals().read();
         cases = mark.totals().cases();
         passedOver = mark.totals().passedOver();
+        unknownSchema = mark.totals().unknownSchema();
     }
 
     Totals totals() {
-        return new Totals(read, cases, passedOver);
+        return new Totals(read, cases, passedOver, unknownSchema);
     }
 
     OptionalDouble fraction(long lag) {
@@ -178,10 +188,15 @@ final class ShadowBuild {
                         break;
                     }
                     read++;
-                    if (reader.read(record.key(), record.value(), record.headers()) instanceof Ingested.Accepted accepted) {
+                    Ingested ingested = read(record, deadline);
+                    if (ingested instanceof Ingested.Accepted accepted) {
                         batch.add(accepted);
                     } else {
                         passedOver++;
+                        if (ingested instanceof Ingested.Rejected rejected
+                                && DecodeFailure.UNKNOWN_SCHEMA.name().equals(rejected.rejection().code())) {
+                            unknownSchema++;
+                        }
                     }
                 }
             }
@@ -196,5 +211,21 @@ final class ShadowBuild {
             passedOver += written.refused().size();
         }
         writingNanos += System.nanoTime() - started;
+    }
+
+    /**
+     * Outside the lock, through the registry retry (a record still unreadable after it stops the rebuild, which says
+     * so); under the lock, one try: a registry that cannot answer yet makes the swap give way, to be retried outside.
+     */
+    private Ingested read(ConsumerRecord<byte[], byte[]> record, Deadline deadline) {
+        if (deadline == Deadline.NONE) {
+            return EventTopics.read(reader, record, "the rebuild reads every record of the topics, so it needs the "
+                    + "registry to answer");
+        }
+        try {
+            return reader.read(record.key(), record.value(), record.headers());
+        } catch (EventDecodingException e) {
+            throw new Deadline.Passed();
+        }
     }
 }

@@ -171,7 +171,32 @@ final class ShadowTables {
              WHERE l.relation = 'case_assignments'::regclass AND l.granted AND l.pid <> pg_backend_pid()
             """;
 
+    private static final String OID = "SELECT to_regclass(?)::oid::bigint";
+
+    /**
+     * How much longer than the hold's bound the database waits for a client that stops answering under the lock (a
+     * frozen process, a paused VM, a network cut) before it ends the session, which rolls back and lets go.
+     */
+    static final Duration FROZEN_CLIENT_MARGIN = Duration.ofSeconds(1);
+
+    /**
+     * Before asking for the lock: a session idle inside the transaction (its client has stopped sending) is ended by
+     * the server, and the server's keepalives find a client cut off within about three seconds; {@code %d} is the
+     * hold's bound plus the margin, in milliseconds.
+     */
+    private static final String FROZEN_CLIENT_BOUNDS = """
+            SET LOCAL idle_in_transaction_session_timeout = %1$d; SET LOCAL tcp_user_timeout = %1$d;
+            SET LOCAL tcp_keepalives_idle = 1; SET LOCAL tcp_keepalives_interval = 1; SET LOCAL tcp_keepalives_count = 2
+            """;
+
+    /** PostgreSQL 17 and later: the whole transaction ended at the bound, counted from the lock's grant. */
+    private static final String TRANSACTION_TIMEOUT = "SET LOCAL transaction_timeout = %d";
+
+    private static final String SERVER_VERSION = "SELECT current_setting('server_version_num')::int";
+
     private final JdbcTemplate jdbc;
+    /** The shadow this run created ({@code pg_class} oid): the only table its swap renames into the projection. */
+    private Long shadowOid;
 
     ShadowTables(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
@@ -190,6 +215,7 @@ final class ShadowTables {
                     quoteIdentifier((String) grant.get("grantee"))));
         }
         comment(SHADOW, jdbc.queryForObject(LIVE_COMMENT, String.class));
+        shadowOid = jdbc.queryForObject(OID, Long.class, SHADOW);
     }
 
     int carryJurisdictions() {
@@ -200,9 +226,24 @@ final class ShadowTables {
      * Inside the swap's transaction: waits at most {@code timeout} for the projection's {@code ACCESS EXCLUSIVE}
      * lock, throwing when it is not granted in time (SQLSTATE 55P03), so the queue behind it never waits longer.
      */
-    void lockLive(Duration timeout) {
+    void lockLive(Duration timeout, Duration hold) {
+        lock("case_assignments", timeout, hold);
+    }
+
+    /**
+     * The lock of {@code tables} (waiting at most {@code timeout}) in a transaction the server itself ends if its
+     * client stops answering: {@code hold} plus {@link #FROZEN_CLIENT_MARGIN} after the grant at most (idle in the
+     * transaction, or in all from the grant on PostgreSQL 17 and later), so a frozen or cut-off client cannot keep
+     * the projection locked. Decision 46.
+     */
+    private void lock(String tables, Duration timeout, Duration hold) {
+        long bound = hold.plus(FROZEN_CLIENT_MARGIN).toMillis();
         jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-        jdbc.execute("LOCK TABLE case_assignments IN ACCESS EXCLUSIVE MODE");
+        jdbc.execute(FROZEN_CLIENT_BOUNDS.formatted(bound));
+        jdbc.execute("LOCK TABLE " + tables + " IN ACCESS EXCLUSIVE MODE");
+        if (jdbc.queryForObject(SERVER_VERSION, Integer.class) >= 170_000) {
+            jdbc.execute(TRANSACTION_TIMEOUT.formatted(bound));
+        }
     }
 
     /** The horizon of {@link #CHANGE_HORIZON}: read before the end offsets the comparison's shadow is drained to. */
@@ -250,6 +291,12 @@ final class ShadowTables {
      * waits for any lock on the shadow).
      */
     void swap(Deadline deadline) {
+        boundStatements(deadline);
+        Long shadow = jdbc.queryForObject(OID, Long.class, SHADOW);
+        if (shadowOid == null || !shadowOid.equals(shadow)) {
+            throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
+                    : "another took its place") + "); nothing was swapped");
+        }
         for (String rename : SWAP) {
             boundStatements(deadline);
             jdbc.execute(rename);
@@ -258,13 +305,24 @@ final class ShadowTables {
         comment(PREVIOUS, MARKER + jdbc.queryForObject(NOW, String.class));
     }
 
-    /** Inside a transaction: both tables locked, the rows moved since the swap carried back, then the two exchanged. */
-    void swapBack(Duration timeout) {
-        jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-        jdbc.execute("LOCK TABLE case_assignments, case_assignments_previous IN ACCESS EXCLUSIVE MODE");
+    /**
+     * Inside a transaction: both tables locked, the rows moved since the swap carried back, then the two exchanged;
+     * from the grant on, bounded as the swap is: every statement cancelled at {@code within} after it
+     * ({@link Deadline.Passed} or SQLSTATE 57014: roll back, carry again outside the lock, try again), and a client
+     * that stops answering ended by the server.
+     */
+    void swapBack(Duration timeout, Duration within) {
+        lock("case_assignments, case_assignments_previous", timeout, within);
+        Deadline deadline = Deadline.after(within);
+        boundStatements(deadline);
         carryForwardIntoPrevious();
+        boundStatements(deadline);
         String liveComment = jdbc.queryForObject(LIVE_COMMENT, String.class);
-        SWAP_BACK.forEach(jdbc::execute);
+        for (String rename : SWAP_BACK) {
+            boundStatements(deadline);
+            jdbc.execute(rename);
+        }
+        boundStatements(deadline);
         comment(LIVE, liveComment);
         comment(PREVIOUS, UNDONE + jdbc.queryForObject(NOW, String.class));
     }
@@ -309,7 +367,9 @@ final class ShadowTables {
         jdbc.execute("DROP TABLE IF EXISTS " + PREVIOUS);
     }
 
-    void dropShadow() {
+    /** Inside a transaction: the shadow dropped, waiting at most {@code lockTimeout} for its lock. */
+    void dropShadow(Duration lockTimeout) {
+        jdbc.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
         jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
     }
 

@@ -78,7 +78,7 @@ final class SwapUnderLock {
             try {
                 swap.executeWithoutResult(status -> {
                     granted[0] = System.nanoTime();
-                    tables.lockLive(lockTimeout);
+                    tables.lockLive(lockTimeout, within);
                     granted[1] = System.nanoTime();
                     Deadline deadline = Deadline.after(within);
                     tables.boundStatements(deadline);
