@@ -122,6 +122,130 @@ class ComposeFileTests {
         }
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldScrapeBothServicesOnTheirManagementAddressAndThePushgatewayWithTheApplicationLabel() {
+        Map<String, Object> prometheus = prometheusConfig();
+        Map<String, String> expected = new LinkedHashMap<>();
+        Map<String, String> managementVariables = Map.of("projector", "PROJECTOR_MANAGEMENT_PORT",
+                "mutation-api", "MUTATION_API_MANAGEMENT_PORT");
+        for (String service : ownServices()) {
+            expected.put(service + ":" + environment(service).get(managementVariables.get(service)), service);
+        }
+        expected.put("pushgateway:" + listeningPorts("pushgateway").iterator().next(), "backfill");
+
+        Map<String, String> scraped = new LinkedHashMap<>();
+        for (Map<String, Object> job : (List<Map<String, Object>>) prometheus.get("scrape_configs")) {
+            for (Map<String, Object> targets : (List<Map<String, Object>>) job.get("static_configs")) {
+                Map<String, Object> labels = (Map<String, Object>) targets.getOrDefault("labels", Map.of());
+                for (Object target : (List<?>) targets.get("targets")) {
+                    scraped.put(String.valueOf(target), String.valueOf(labels.get("application")));
+                    boolean pushgateway = "backfill".equals(labels.get("application"));
+                    // the services' meters are on the actuator; a job's pushed labels (its instance) are kept
+                    assertThat(job.get(pushgateway ? "honor_labels" : "metrics_path")).as("job %s", job.get("job_name"))
+                            .isEqualTo(pushgateway ? true : "/actuator/prometheus");
+                }
+            }
+        }
+        assertThat(scraped).as("targets and their application label").isEqualTo(expected);
+        Map<String, Object> global = (Map<String, Object>) prometheus.get("global");
+        assertThat((Map<String, Object>) global.get("external_labels")).as("the rules build runbook_url from it")
+                .containsKey("runbook_base");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldLoadExactlyTheShippedRulesFilesIntoPrometheus() throws IOException {
+        Map<String, Path> mounts = mounts("prometheus");
+        Path config = hostPathOf(mounts, "/etc/prometheus/prometheus.yml");
+        assertThat(config).isEqualTo(ROOT.resolve("ops/prometheus/prometheus.yml"));
+        Path configDir = Path.of("/etc/prometheus");
+        List<Path> loaded = new java.util.ArrayList<>();
+        for (String pattern : (List<String>) prometheusConfig().get("rule_files")) {
+            Path inContainer = configDir.resolve(pattern);
+            Path hostDir = hostPathOf(mounts, inContainer.getParent().toString());
+            try (var files = Files.newDirectoryStream(hostDir, inContainer.getFileName().toString())) {
+                files.forEach(loaded::add);
+            }
+        }
+        List<Path> shipped;
+        try (var files = Files.list(ROOT.resolve("ops/prometheus"))) {
+            shipped = files.filter(f -> f.getFileName().toString().endsWith(".rules.yml")).toList();
+        }
+        assertThat(shipped).isNotEmpty();
+        assertThat(loaded).as("rules files Prometheus loads in compose").containsExactlyInAnyOrderElementsOf(shipped);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldProvisionGrafanaWithTheShippedDashboardsAndTheDatasourceTheyName() throws IOException {
+        Map<String, Path> mounts = mounts("grafana");
+        Path datasources = hostPathOf(mounts, "/etc/grafana/provisioning/datasources");
+        Path providers = hostPathOf(mounts, "/etc/grafana/provisioning/dashboards");
+        assertThat(datasources).isDirectory();
+        assertThat(providers).isDirectory();
+
+        GrafanaProvisioning provisioning = GrafanaProvisioning.read(datasources, providers);
+        Map<String, Object> datasource = provisioning.datasource();
+        assertThat(String.valueOf(datasource.get("url"))).as("the datasource reaches the compose Prometheus")
+                .isEqualTo("http://prometheus:" + listeningPorts("prometheus").iterator().next());
+        for (String dashboardsPath : provisioning.dashboardPaths()) {
+            assertThat(hostPathOf(mounts, dashboardsPath)).as("the dashboards provider's path, on the host")
+                    .isEqualTo(ROOT.resolve("ops/grafana"));
+        }
+        for (Path dashboard : GrafanaProvisioning.dashboards(ROOT.resolve("ops/grafana"))) {
+            assertThat(GrafanaProvisioning.datasourceUids(dashboard)).as("datasource of every panel of %s", dashboard)
+                    .containsOnly(String.valueOf(datasource.get("uid")));
+        }
+    }
+
+    @Test
+    void shouldPinEveryImage() {
+        for (var entry : services.entrySet()) {
+            Object image = entry.getValue().get("image");
+            if (image != null) {
+                assertThat(String.valueOf(image)).as("image of %s", entry.getKey())
+                        .matches("[a-z0-9./-]+:v?\\d+\\.\\d+\\.\\d+|postgres:\\d+");
+            }
+        }
+    }
+
+    /** A service's bind mounts: the path in the container, to the file or folder of this repository. */
+    private Map<String, Path> mounts(String service) {
+        assertThat(services).containsKey(service);
+        Map<String, Path> mounts = new LinkedHashMap<>();
+        for (Object volume : (List<?>) services.get(service).getOrDefault("volumes", List.of())) {
+            String[] parts = String.valueOf(volume).split(":");
+            if (parts[0].startsWith(".")) {
+                mounts.put(parts[1], ROOT.resolve(parts[0]).normalize());
+            }
+        }
+        return mounts;
+    }
+
+    /** Where a path in the container comes from on the host, through the mount that holds it. */
+    private static Path hostPathOf(Map<String, Path> mounts, String inContainer) {
+        for (var mount : mounts.entrySet()) {
+            Path target = Path.of(mount.getKey());
+            Path path = Path.of(inContainer);
+            if (path.startsWith(target)) {
+                Path host = mount.getValue().resolve(target.relativize(path).toString()).normalize();
+                assertThat(host).as("%s in the container is %s", inContainer, host).exists();
+                return host;
+            }
+        }
+        throw new AssertionError("nothing is mounted at " + inContainer + "; mounts: " + mounts);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> prometheusConfig() {
+        try {
+            return new Yaml().load(Files.readString(hostPathOf(mounts("prometheus"), "/etc/prometheus/prometheus.yml")));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private Set<Integer> listeningPorts(String service) {
         Map<String, Object> env = environment(service);
         Set<Integer> ports = new HashSet<>();
@@ -131,6 +255,9 @@ class ComposeFileTests {
             case "postgres" -> ports.add(5432);
             case "projector" -> ports.add(Integer.parseInt(String.valueOf(env.get("PROJECTOR_PORT"))));
             case "mutation-api" -> ports.add(Integer.parseInt(String.valueOf(env.get("MUTATION_API_PORT"))));
+            case "prometheus" -> ports.add(9090);
+            case "pushgateway" -> ports.add(9091);
+            case "grafana" -> ports.add(3000);
             default -> throw new AssertionError("no rule for the ports of service " + service);
         }
         return ports;
