@@ -62,22 +62,51 @@ class ComposeFileTests {
             List<?> published = (List<?>) services.get(service).get("ports");
             assertThat(published).as("ports of %s", service)
                     .anySatisfy(mapping -> assertThat(String.valueOf(mapping)).endsWith(":" + port));
-            String dockerfile = Files.readString(ROOT.resolve(moduleOf(service)).resolve("Dockerfile"));
+            String dockerfile = stage(moduleOf(service));
             assertThat(dockerfile).containsPattern("EXPOSE .*\\b" + port + "\\b")
                     .contains("/dev/tcp/localhost/" + port, "GET /readyz HTTP/1.0");
         }
     }
 
     @Test
-    void shouldBuildImagesWithACachedRepositoryNoHttpClientAndAnExitOnOutOfMemory() throws IOException {
-        for (String module : List.of("projector", "mutation-api", "backfill")) {
-            String dockerfile = Files.readString(ROOT.resolve(module).resolve("Dockerfile"));
-            assertThat(dockerfile).as(module)
-                    .startsWith("# syntax=docker/dockerfile:1")
-                    .contains("RUN --mount=type=cache,target=/root/.m2 ./mvnw")
-                    .contains("\"-XX:+ExitOnOutOfMemoryError\"")
-                    .doesNotContain("curl", "apt-get");
+    void shouldBuildImagesOnADependencyLayerWithoutBuildKitNoHttpClientAndAnExitOnOutOfMemory() throws IOException {
+        String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
+        String build = stage("build");
+        int sources = build.indexOf("COPY . .");
+        int dependencies = build.indexOf("dependency:go-offline");
+        assertThat(dependencies).as("the dependencies are fetched in a layer of their own, before the sources")
+                .isPositive().isLessThan(sources);
+        for (String module : modules()) {
+            // the reactor reads every module's pom, so each one is copied before the dependency layer
+            assertThat(build.substring(0, dependencies))
+                    .containsPattern("COPY " + Pattern.quote(module + "/pom.xml") + " " + Pattern.quote(module + "/"));
         }
+        assertThat(dockerfile).doesNotContain("curl", "apt-get", "--mount", "# syntax");
+        for (String module : List.of("projector", "mutation-api", "backfill")) {
+            assertThat(build).as("the build stage packages %s", module).contains("-pl projector,mutation-api,backfill ");
+            assertThat(stage(module)).as(module)
+                    .contains("COPY --from=build /src/" + module + "/target/" + module + "-*-exec.jar")
+                    .contains("\"-XX:+ExitOnOutOfMemoryError\"");
+        }
+    }
+
+    /** The text of one stage of the root Dockerfile: from its FROM line to the next. */
+    private static String stage(String name) throws IOException {
+        String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
+        Matcher from = Pattern.compile("(?m)^FROM \\S+ AS " + Pattern.quote(name) + "$").matcher(dockerfile);
+        assertThat(from.find()).as("a stage %s in the Dockerfile", name).isTrue();
+        int next = dockerfile.indexOf("\nFROM ", from.end());
+        return dockerfile.substring(from.start(), next < 0 ? dockerfile.length() : next);
+    }
+
+    private static List<String> modules() throws IOException {
+        Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(ROOT.resolve("pom.xml")));
+        List<String> modules = new java.util.ArrayList<>();
+        while (module.find()) {
+            modules.add(module.group(1));
+        }
+        assertThat(modules).isNotEmpty();
+        return modules;
     }
 
     @Test
@@ -102,7 +131,7 @@ class ComposeFileTests {
                     .noneSatisfy(mapping -> assertThat(String.valueOf(mapping)).endsWith(":" + management));
             assertThat((List<?>) services.get(service).get("expose")).as("expose of %s", service)
                     .map(String::valueOf).contains(String.valueOf(management));
-            String dockerfile = Files.readString(ROOT.resolve(moduleOf(service)).resolve("Dockerfile"));
+            String dockerfile = stage(moduleOf(service));
             assertThat(dockerfile).containsPattern("EXPOSE .*\\b" + management + "\\b");
         }
     }
@@ -276,10 +305,12 @@ class ComposeFileTests {
         return own;
     }
 
+    /** The module a service runs: its build target in the root Dockerfile. */
     private String moduleOf(String service) {
         @SuppressWarnings("unchecked")
         Map<String, Object> build = (Map<String, Object>) services.get(service).get("build");
-        return Path.of(String.valueOf(build.get("dockerfile"))).getParent().toString();
+        assertThat(build).as("build of %s", service).doesNotContainKey("dockerfile").containsEntry("context", ".");
+        return String.valueOf(build.get("target"));
     }
 
     @SuppressWarnings("unchecked")
