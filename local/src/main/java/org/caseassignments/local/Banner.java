@@ -16,13 +16,15 @@ final class Banner {
     private final String projector;
     private final boolean printTokens;
     private final String durabilityWarning;
+    private final String prometheus;
 
     /**
      * @param printTokens       print the tokens themselves too (they are long); otherwise only where they are
      * @param durabilityWarning what the database trades for speed, or null
+     * @param prometheus        the address of the Prometheus of {@code --observe}, or null
      */
     Banner(PrintStream out, String api, String projector, Path tokensFile, Map<String, String> tokens, Path dataDir,
-           boolean printTokens, String durabilityWarning) {
+           boolean printTokens, String durabilityWarning, String prometheus) {
         this.out = out;
         this.api = api;
         this.projector = projector;
@@ -31,6 +33,7 @@ final class Banner {
         this.dataDir = dataDir;
         this.printTokens = printTokens;
         this.durabilityWarning = durabilityWarning;
+        this.prometheus = prometheus;
     }
 
     void print(Duration startup) {
@@ -52,6 +55,10 @@ final class Banner {
                 """, startup.toSeconds(), api, api, api, projector, caseId, SampleCase.WORKER,
                 dataDir.toAbsolutePath(), dataDir.resolve("logs"), LocalTokens.ISSUER, tokensFile,
                 String.join(", ", tokens.keySet()));
+        if (prometheus != null) {
+            out.println(" Prometheus   " + prometheus + "/alerts   (the rules of ops/prometheus; the dashboards' queries in "
+                    + prometheus + "/graph)");
+        }
         if (durabilityWarning != null) {
             out.println(" Durability   " + durabilityWarning + ".");
         }

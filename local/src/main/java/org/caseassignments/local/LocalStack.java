@@ -2,6 +2,7 @@ package org.caseassignments.local;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,6 +59,11 @@ public final class LocalStack implements Callable<Integer> {
             + "the Prometheus scrape (default: the projector port + 1000, 9081).")
     Integer projectorManagementPort;
 
+    @Option(names = "--observe", description = "Also run Prometheus (PROMETHEUS, or prometheus on the PATH) on a free port, "
+            + "scraping both services with the alerting rules of ops/prometheus, to see the alerts evaluate; without it "
+            + "installed, say so and go on.")
+    boolean observe;
+
     @Option(names = "--postgres-port", defaultValue = "54329", description = "PostgreSQL port (default: ${DEFAULT-VALUE}).")
     int postgresPort;
 
@@ -107,6 +113,7 @@ public final class LocalStack implements Callable<Integer> {
         step("projector ready");
         api.awaitReady();
         step("mutation API ready");
+        String prometheus = observe ? startPrometheus(logs) : null;
 
         step("publishing the sample case");
         SampleCase.publish(kafka.bootstrapServers(), database);
@@ -117,7 +124,7 @@ public final class LocalStack implements Callable<Integer> {
         Files.writeString(tokensFile, exports);
 
         new Banner(out, "http://localhost:" + apiPort, "http://localhost:" + projectorPort, tokensFile, minted, dataDir,
-                printTokens, database.durabilityWarning())
+                printTokens, database.durabilityWarning(), prometheus)
                 .print(Duration.between(started, Instant.now()));
         out.println(READY_LINE);
         out.flush();
@@ -129,12 +136,41 @@ public final class LocalStack implements Callable<Integer> {
         return 0;
     }
 
+    /** Prometheus's address once it is ready, or null when none is installed (said plainly, and the stack goes on). */
+    private String startPrometheus(Path logs) throws IOException, InterruptedException {
+        var binary = LocalPrometheus.binary(System.getenv());
+        if (binary.isEmpty()) {
+            step("--observe: Prometheus is not installed (set " + LocalPrometheus.BINARY_VARIABLE
+                    + " or put prometheus on the PATH, e.g. from Debian's prometheus package); going on without it");
+            return null;
+        }
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        step("starting Prometheus (" + binary.get() + ") on port " + port);
+        Map<String, Integer> targets = new LinkedHashMap<>();
+        targets.put("projector", projectorManagementPort());
+        targets.put("mutation-api", apiManagementPort());
+        ServiceProcess prometheus = track(LocalPrometheus.start(binary.get(), root, dataDir, port, targets, logs));
+        prometheus.awaitReady();
+        step("Prometheus ready");
+        return "http://localhost:" + port;
+    }
+
+    private int projectorManagementPort() {
+        return projectorManagementPort != null ? projectorManagementPort : projectorPort + MANAGEMENT_OFFSET;
+    }
+
+    private int apiManagementPort() {
+        return apiManagementPort != null ? apiManagementPort : apiPort + MANAGEMENT_OFFSET;
+    }
+
     private Map<String, String> projectorEnvironment(LocalDatabase database, LocalKafka kafka) {
         Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
         env.put("PROJECTOR_PORT", Integer.toString(projectorPort));
-        env.put("PROJECTOR_MANAGEMENT_PORT", Integer.toString(
-                projectorManagementPort != null ? projectorManagementPort : projectorPort + MANAGEMENT_OFFSET));
+        env.put("PROJECTOR_MANAGEMENT_PORT", Integer.toString(projectorManagementPort()));
         env.put("PROJECTOR_STATE_DIR", dataDir.resolve("projector-state").toAbsolutePath().toString());
         return env;
     }
@@ -142,8 +178,7 @@ public final class LocalStack implements Callable<Integer> {
     private Map<String, String> apiEnvironment(LocalDatabase database, LocalTokens tokens, String etagSecret) {
         Map<String, String> env = new LinkedHashMap<>(databaseEnvironment(database));
         env.put("MUTATION_API_PORT", Integer.toString(apiPort));
-        env.put("MUTATION_API_MANAGEMENT_PORT", Integer.toString(
-                apiManagementPort != null ? apiManagementPort : apiPort + MANAGEMENT_OFFSET));
+        env.put("MUTATION_API_MANAGEMENT_PORT", Integer.toString(apiManagementPort()));
         env.put("AUTH_ISSUER", LocalTokens.ISSUER);
         env.put("AUTH_AUDIENCE", LocalTokens.AUDIENCE);
         env.put("AUTH_PUBLIC_KEY_LOCATION", "file:" + tokens.publicKeyPem().toAbsolutePath());

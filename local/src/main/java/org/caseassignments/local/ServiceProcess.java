@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** One of the service's own executable jars, started as in production and awaited until its readiness probe says UP. */
+/**
+ * One of the service's own executable jars, started as in production and awaited until its readiness probe says UP; or
+ * another server beside them (Prometheus) awaited the same way.
+ */
 final class ServiceProcess implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
@@ -40,8 +43,12 @@ final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(ChildProcess.java(), "-Xmx384m", "-XX:TieredStopAtLevel=1",
                 "-jar", jar.toString()));
         ChildProcess process = ChildProcess.start(module, command, environment, logDir);
-        return new ServiceProcess(module, process,
-                URI.create("http://localhost:" + healthPort + "/readyz"));
+        return of(module, process, URI.create("http://localhost:" + healthPort + "/readyz"));
+    }
+
+    /** A process already started, ready when {@code readiness} answers 200. */
+    static ServiceProcess of(String name, ChildProcess process, URI readiness) {
+        return new ServiceProcess(name, process, readiness);
     }
 
     static Path executableJar(Path root, String module) throws IOException {

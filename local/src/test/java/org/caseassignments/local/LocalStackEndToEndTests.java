@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,20 +17,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.caseassignments.schemas.events.CaseAssignmentChanged;
+import org.caseassignments.schemas.events.CaseCreated;
 import org.caseassignments.schemas.topics.CaseTopics;
+import org.caseassignments.testkit.OpsDefinitions;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Starts the packaged local stack the way {@code ./run} does (same main class, same classpath, after
@@ -63,7 +76,7 @@ class LocalStackEndToEndTests {
         api = "http://localhost:" + apiPort;
         String classpath = "local/target/classes:" + Files.readString(ROOT.resolve("local/target/classpath.txt")).trim();
         stack = new ProcessBuilder(List.of(ChildProcess.java(), "-cp", classpath, LocalStack.class.getName(),
-                "--fresh", "--data-dir", "local/target/e2e-data",
+                "--fresh", "--data-dir", "local/target/e2e-data", "--observe",
                 "--api-port", Integer.toString(apiPort), "--projector-port", Integer.toString(freePort()),
                 "--api-management-port", Integer.toString(freePort()),
                 "--projector-management-port", Integer.toString(freePort()),
@@ -163,6 +176,117 @@ class LocalStackEndToEndTests {
         HttpResponse<String> accepted = send("PATCH", placement, successor, currentEtag, patch);
         assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
         assertThat(accepted.body()).contains("ACTIVE");
+    }
+
+    @Test
+    void shouldEvaluateEveryAlertRuleAndEveryServicePanelQueryWithDataInObserveMode() throws Exception {
+        if (LocalPrometheus.binary(System.getenv()).isEmpty()) {
+            String message = "prometheus is not on the PATH: the observe-mode check (every panel query and alert rule "
+                    + "evaluated by Prometheus) was LEFT OUT. CI runs it; to run it here, put prometheus (Debian's "
+                    + "prometheus package) on the PATH or name it in PROMETHEUS.";
+            System.out.println("[WARNING] " + message);
+            Assumptions.abort(message);
+        }
+        Matcher banner = Pattern.compile(" Prometheus +(http://localhost:\\d+)/alerts").matcher(OUTPUT);
+        assertThat(banner.find()).as("the banner says where Prometheus is:\n" + OUTPUT).isTrue();
+        String prometheus = banner.group(1);
+
+        // Given a little traffic: writes through the API (one created, one refused, one stale, one without If-Match,
+        // one retried with its Idempotency-Key) and events through the projector
+        driveTraffic();
+
+        // Then every shipped alert is loaded and evaluates without error
+        Set<String> shipped = new TreeSet<>();
+        for (String service : List.of("projector", "mutation-api", "jobs")) {
+            OpsDefinitions.alertRules(OpsDefinitions.rules(service)).forEach(rule -> shipped.add(String.valueOf(rule.get("alert"))));
+        }
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+            Map<String, String> health = new TreeMap<>();
+            for (JsonNode group : prometheusApi(prometheus, "/api/v1/rules?type=alert").path("data").path("groups")) {
+                for (JsonNode rule : group.path("rules")) {
+                    health.put(rule.path("name").asString(), rule.path("health").asString() + " " + rule.path("lastError").asString(""));
+                }
+            }
+            assertThat(health.keySet()).isEqualTo(shipped);
+            assertThat(health).allSatisfy((alert, state) -> assertThat(state).as(alert).isEqualTo("ok "));
+        });
+
+        // And every query of the projector's and the API's dashboards returns data
+        Map<String, String> queries = new LinkedHashMap<>();
+        for (String service : List.of("projector", "mutation-api")) {
+            OpsDefinitions.panelExpressions(OpsDefinitions.dashboard(service)).forEach((title, exprs) -> {
+                for (int i = 0; i < exprs.size(); i++) {
+                    queries.put(service + " / " + title + " #" + (i + 1), asGrafanaSends(exprs.get(i)));
+                }
+            });
+        }
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+            Map<String, String> empty = new LinkedHashMap<>();
+            for (var query : queries.entrySet()) {
+                JsonNode answer = prometheusApi(prometheus, "/api/v1/query?query="
+                        + URLEncoder.encode(query.getValue(), StandardCharsets.UTF_8));
+                assertThat(answer.path("status").asString()).as(query.getKey() + ": " + answer).isEqualTo("success");
+                if (answer.path("data").path("result").isEmpty()) {
+                    empty.put(query.getKey(), query.getValue());
+                }
+            }
+            assertThat(empty).as("panel queries that return no data").isEmpty();
+        });
+    }
+
+    /**
+     * A panel's query as Grafana sends it with the dashboards' defaults: every instance ({@code $instance}'s "All"),
+     * and a rate window that holds several scrapes of the local Prometheus.
+     */
+    static String asGrafanaSends(String expr) {
+        String sent = expr.replace("$__rate_interval", "1m").replace("$__interval", "1m").replace("$instance", ".*");
+        assertThat(sent).as("a template variable left in " + expr).doesNotContain("$");
+        return sent;
+    }
+
+    private static void driveTraffic() throws Exception {
+        String supervisor = TOKENS.get("GEORGIA_SUPERVISOR_TOKEN");
+        String body = "{\"name\":\"Observed House\",\"license_number\":\"GA-OBS-1\",\"admin_unit\":\""
+                + LocalTokens.adminUnit("georgia") + "\",\"capacity\":1}";
+        HttpRequest.Builder create = HttpRequest.newBuilder(URI.create(api + "/foster-homes"))
+                .header("Authorization", "Bearer " + supervisor).header("Content-Type", "application/json")
+                .header("Idempotency-Key", UUID.randomUUID().toString()).POST(HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> home = HTTP.send(create.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(home.statusCode()).as(home.body()).isEqualTo(201);
+        assertThat(HTTP.send(create.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).as("the retry").isEqualTo(201);
+        String homePath = URI.create(api).resolve(home.headers().firstValue("Location").orElseThrow()).getPath();
+        String etag = home.headers().firstValue("ETag").orElseThrow();
+        assertThat(send("PATCH", homePath, supervisor, null, "{\"capacity\":2}").statusCode()).isEqualTo(428);
+        assertThat(send("PATCH", homePath, supervisor, etag, "{\"capacity\":2}").statusCode()).isEqualTo(200);
+        assertThat(send("PATCH", homePath, supervisor, etag, "{\"capacity\":3}").statusCode()).isEqualTo(412);
+        assertThat(send("POST", "/cases/" + SampleCase.CASE_ID + "/placements", TOKENS.get("TEXAS_ADMIN_TOKEN"), null, "{}")
+                .statusCode()).isEqualTo(403);
+
+        // a new case, then two changes that claim the same revision with different caseworkers: an upstream contract
+        // violation, which the projector counts (the conflicts panel has no series before the first one)
+        String caseId = UUID.randomUUID().toString();
+        try (KafkaProducer<String, SpecificRecord> producer = SampleCase.producer("localhost:" + kafkaPort)) {
+            producer.send(new ProducerRecord<>(CaseTopics.DEFAULT_EVENTS, caseId, CaseCreated.newBuilder()
+                    .setEventId(UUID.randomUUID().toString()).setCaseId(caseId)
+                    .setAssignedWorkerSub("georgia-caseworker").setSupervisorSub("georgia-supervisor")
+                    .setOccurredAt(Instant.now()).setJurisdiction("georgia").build())).get(30, TimeUnit.SECONDS);
+            for (String worker : List.of("georgia-caseworker-2", "georgia-caseworker")) {
+                producer.send(new ProducerRecord<>(CaseTopics.DEFAULT_EVENTS, caseId, CaseAssignmentChanged.newBuilder()
+                        .setEventId(UUID.randomUUID().toString()).setCaseId(caseId).setAssignedWorkerSub(worker)
+                        .setSupervisorSub("georgia-supervisor").setAssignmentRevision(1).setOccurredAt(Instant.now())
+                        .build())).get(30, TimeUnit.SECONDS);
+            }
+        }
+        String supervisorOfTheCase = TOKENS.get("GEORGIA_SUPERVISOR_TOKEN");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> send("GET", "/cases/" + caseId + "/assignment", supervisorOfTheCase, null, null).statusCode() == 200);
+    }
+
+    private static JsonNode prometheusApi(String prometheus, String pathAndQuery) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(prometheus + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(pathAndQuery + ": " + response.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(response.body());
     }
 
     private static HttpResponse<String> send(String method, String path, String token, String ifMatch, String body)
