@@ -162,6 +162,61 @@ class EntityTagsIntegrationTests {
         assertThat(api.get(path, admin).etag()).isEqualTo(written.etag());
     }
 
+    /**
+     * A home's body carries its ACTIVE placements, which change with each activation and end in it while the home's
+     * row is not written: a tag read before either never answers 304 over the new count.
+     */
+    @Test
+    void shouldAnswerTheNewCountNot304AfterAPlacementIsActivatedInTheHomeAndAfterItEnds() {
+        EmptyHome read = emptyHomeNamedByAProposal();
+
+        Reply activated = activate(read.placement());
+        Reply occupied = ifNoneMatch(read.path(), read.tag());
+        Reply ended = api.patch("/placements/" + read.placement(), admin, activated.etag(), "{\"status\": \"ENDED\"}");
+        Reply left = ifNoneMatch(read.path(), occupied.etag());
+
+        assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+        assertThat(occupied.status()).as(occupied.toString()).isEqualTo(200);
+        assertThat(occupied.json().path("active_placements").asInt()).isEqualTo(1);
+        assertThat(occupied.etag()).isNotEqualTo(read.tag());
+        assertThat(ended.status()).as(ended.toString()).isEqualTo(200);
+        assertThat(left.status()).as(left.toString()).isEqualTo(200);
+        assertThat(left.json().path("active_placements").asInt()).isZero();
+        assertThat(left.etag()).isNotEqualTo(occupied.etag());
+    }
+
+    /** The tag names the count the client saw: a write of the home with a tag read before the count moved is a 412. */
+    @Test
+    void shouldAnswer412ToAHomePatchWithATagReadBeforeAPlacementWasActivatedInIt() {
+        EmptyHome read = emptyHomeNamedByAProposal();
+        Reply activated = activate(read.placement());
+
+        Reply written = api.patch(read.path(), admin, read.tag(), "{\"capacity\": 1}");
+
+        assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+        assertThat(written.status()).as(written.toString()).isEqualTo(412);
+        assertThat(written.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(jdbc.queryForObject("SELECT capacity FROM foster_homes WHERE id = ?", Integer.class, read.home()))
+                .isEqualTo(2);
+    }
+
+    /** A home, a PROPOSED placement of a case naming it, and the home's path and tag as read while it is empty. */
+    private record EmptyHome(UUID home, UUID placement, String path, String tag) {
+    }
+
+    private EmptyHome emptyHomeNamedByAProposal() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+        String path = "/foster-homes/" + home;
+        return new EmptyHome(home, placement, path, api.get(path, admin).etag());
+    }
+
+    private Reply activate(UUID placement) {
+        return api.patch("/placements/" + placement, admin, api.get("/placements/" + placement, admin).etag(),
+                "{\"status\": \"ACTIVE\"}");
+    }
+
     private Reply ifNoneMatch(String path, String tag) {
         return api.send(ApiClient.request("GET", path).token(admin).header("If-None-Match", tag));
     }
