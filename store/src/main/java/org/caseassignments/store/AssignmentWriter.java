@@ -89,7 +89,8 @@ public class AssignmentWriter {
      * Entity rows converge to their case's projection row: they take its triple when their revision
      * is lower, or equal with another pair (a row born while its case was unknown is healed by
      * {@code case.created}; a backfill converges at an equal revision). Never while the case is unknown.
-     * One such update per entity table, both in {@link #FOLLOW_PROJECTION}.
+     * One such update per entity table, both in {@link #FOLLOW_PROJECTION}. Each row copied gets a new
+     * {@code row_version} from the database (V15), so the tags clients hold of it become 412s.
      */
     private static final String FOLLOW_ONE_TABLE = """
             %1$s_followed AS (
@@ -97,7 +98,6 @@ public class AssignmentWriter {
                    SET assigned_worker_sub = ca.assigned_worker_sub,
                        supervisor_sub      = ca.supervisor_sub,
                        assignment_revision = ca.assignment_revision,
-                       row_version         = e.row_version + 1,
                        updated_at          = now()
                   FROM moved ca, %1$s AS prior
                  WHERE e.case_id = ca.case_id

@@ -2,6 +2,7 @@ package org.caseassignments.api.fosterhome;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 import org.caseassignments.api.http.Patch;
@@ -23,6 +24,12 @@ record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus lice
     static ResourceRef resource(UUID id, String adminUnit, LicenseStatus licenseStatus, String jurisdiction) {
         return new ResourceRef(ResourceType.FOSTER_HOME, id, null, null, null,
                 Map.of("admin_unit", adminUnit, "license_status", licenseStatus.name()), jurisdiction);
+    }
+
+    /** The ACTIVE placements change with every activation and end in the home, which write no row of the home. */
+    @Override
+    public OptionalLong derivedState() {
+        return OptionalLong.of(activePlacements);
     }
 
     ResourceRef resource() {

@@ -115,6 +115,6 @@ class FosterHomeController {
     }
 
     private String etag(FosterHome home) {
-        return etags.of(home.resource(), home.rowVersion());
+        return etags.of(home.resource(), home.rowVersion(), home.derivedState());
     }
 }

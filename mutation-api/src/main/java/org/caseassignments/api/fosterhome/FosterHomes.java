@@ -54,11 +54,12 @@ class FosterHomes {
      * PostgreSQL picks the tuple lock from the columns SET names, not from whether their values change: naming the
      * key column would take the key-strength lock, which a placement insert's foreign-key check ({@code FOR KEY
      * SHARE}) waits for, on every rename (ADR-060 D7). So the key column is named only by {@link #UPDATE_LICENSE_NUMBER}.
+     * The database moves {@code row_version} on every UPDATE (V15), so no statement names it.
      */
     private static final String UPDATE = """
             UPDATE foster_homes
                SET name = ?, license_status = ?, admin_unit = ?, capacity = ?,
-                   row_version = row_version + 1, updated_at = now()
+                   updated_at = now()
              WHERE id = ? AND row_version = ?
             RETURNING\s""" + COLUMNS;
 
@@ -66,7 +67,7 @@ class FosterHomes {
     private static final String UPDATE_LICENSE_NUMBER = """
             UPDATE foster_homes
                SET name = ?, license_status = ?, admin_unit = ?, capacity = ?, license_number = ?,
-                   row_version = row_version + 1, updated_at = now()
+                   updated_at = now()
              WHERE id = ? AND row_version = ?
             RETURNING\s""" + COLUMNS;
 

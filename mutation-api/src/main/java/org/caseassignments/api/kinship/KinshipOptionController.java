@@ -138,6 +138,6 @@ class KinshipOptionController {
     }
 
     private String etag(KinshipOption option) {
-        return etags.of(option.resource(), option.rowVersion());
+        return etags.of(option.resource(), option.rowVersion(), option.derivedState());
     }
 }

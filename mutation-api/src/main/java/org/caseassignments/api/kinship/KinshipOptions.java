@@ -47,10 +47,11 @@ class KinshipOptions {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING\s""" + COLUMNS;
 
+    /** The database moves {@code row_version} on every UPDATE, the soft delete's too (V15). */
     private static final String UPDATE = """
             UPDATE kinship_options
                SET relative_name = ?, relationship = ?, approved = ?,
-                   row_version = row_version + 1, updated_at = now(),
+                   updated_at = now(),
             """ + CaseAssignments.copyFromProjection(CaseScopedTable.KINSHIP_OPTIONS) + """
 
              WHERE id = ? AND row_version = ? AND active
@@ -58,7 +59,7 @@ class KinshipOptions {
 
     private static final String SOFT_DELETE = """
             UPDATE kinship_options
-               SET active = false, deleted_at = now(), row_version = row_version + 1, updated_at = now()
+               SET active = false, deleted_at = now(), updated_at = now()
              WHERE id = ? AND row_version = ? AND active
             RETURNING\s""" + COLUMNS;
 

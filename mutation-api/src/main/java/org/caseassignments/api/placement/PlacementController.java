@@ -134,6 +134,6 @@ class PlacementController {
     }
 
     private String etag(Placement placement) {
-        return etags.of(placement.resource(), placement.rowVersion());
+        return etags.of(placement.resource(), placement.rowVersion(), placement.derivedState());
     }
 }

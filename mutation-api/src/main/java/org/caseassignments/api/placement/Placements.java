@@ -44,10 +44,11 @@ class Placements {
             VALUES (?, ?, 'PROPOSED', ?, ?, ?, ?, ?, ?, ?)
             RETURNING\s""" + COLUMNS;
 
+    /** The database moves {@code row_version} on every UPDATE (V15); the WHERE names the version the write read. */
     private static final String UPDATE = """
             UPDATE placements
                SET status = ?, foster_home_id = ?, start_date = ?, end_date = ?,
-                   row_version = row_version + 1, updated_at = now(),
+                   updated_at = now(),
             """ + CaseAssignments.copyFromProjection(CaseScopedTable.PLACEMENTS) + """
 
              WHERE id = ? AND row_version = ?

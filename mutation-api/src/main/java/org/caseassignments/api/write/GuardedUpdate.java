@@ -74,13 +74,13 @@ public class GuardedUpdate {
         }
         Set<ResourceField> compared = StalenessGate.compared(authorization.reads());
         try {
-            ifMatch.require(etags.of(before, authorized.rowVersion()), steps.describe());
+            ifMatch.require(etags.of(before, authorized.rowVersion(), authorized.derivedState()), steps.describe());
             return transactions.execute(status -> {
                 R locked = steps.lockedRead().orElseThrow(steps::notFound);
                 ResourceRef lockedResource = steps.resourceOf(locked);
                 StalenessGate.refuseIfChanged(compared, before, lockedResource, steps.describe());
                 StalenessGate.refuseIfChanged(compared, after, steps.resourceOf(steps.afterImage(locked)), steps.describe());
-                ifMatch.require(etags.of(lockedResource, locked.rowVersion()), steps.describe());
+                ifMatch.require(etags.of(lockedResource, locked.rowVersion(), locked.derivedState()), steps.describe());
                 if (!steps.changes(locked)) {
                     throw ApiProblem.invalidField("", steps.describe() + " already has every value the request gives; "
                             + "nothing was written and its version did not move");

@@ -1,10 +1,20 @@
 package org.caseassignments.api.write;
 
+import java.util.OptionalLong;
+
 /**
- * A row with an optimistic-concurrency version, incremented by every write; its strong ETag is a MAC
- * of it ({@code EntityTags}).
+ * A row with an optimistic-concurrency version, moved by the database on every UPDATE (V15); its strong ETag is a MAC
+ * of it ({@code EntityTags}), and of what the body shows that no write of the row changes.
  */
 public interface Versioned {
 
     long rowVersion();
+
+    /**
+     * The part of the body that changes without a write of the row (a foster home's ACTIVE placements), so that a tag
+     * never names two bodies (decision 44); empty when the row's version covers the whole body.
+     */
+    default OptionalLong derivedState() {
+        return OptionalLong.empty();
+    }
 }

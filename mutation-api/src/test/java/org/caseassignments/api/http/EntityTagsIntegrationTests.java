@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
+import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
@@ -15,6 +16,8 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -109,6 +112,122 @@ class EntityTagsIntegrationTests {
                 .containsEntry("name", "Maple House")
                 .containsEntry("admin_unit", "unit-2")
                 .containsEntry("row_version", 2L);
+    }
+
+    /**
+     * An operator's UPDATE in SQL that says nothing of the version (the step of docs/backfill.md, a correction by
+     * hand): the database moves the version, so the tag read before it is neither current (412 on If-Match) nor
+     * the body's (no 304 on If-None-Match).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            foster_homes    | /foster-homes/    | UPDATE foster_homes SET name = 'Fixed by hand' WHERE id = ?             | {"name": "Late"}
+            placements      | /placements/      | UPDATE placements SET start_date = DATE '2026-03-01' WHERE id = ?       | {"end_date": "2027-01-01"}
+            kinship_options | /kinship-options/ | UPDATE kinship_options SET relationship = 'grandmother' WHERE id = ? | {"relative_name": "Late"}
+            """)
+    void shouldMakeTheTagReadBeforeADirectSqlUpdateStale(String table, String resource, String directUpdate,
+                                                         String patch) {
+        UUID id = rowOf(table);
+        String path = resource + id;
+        String before = api.get(path, admin).etag();
+
+        jdbc.update(directUpdate, id);
+
+        Reply conditional = ifNoneMatch(path, before);
+        Reply written = api.patch(path, admin, before, patch);
+        assertThat(conditional.status()).as(conditional.toString()).isEqualTo(200);
+        assertThat(conditional.etag()).isNotEqualTo(before);
+        assertThat(written.status()).as(written.toString()).isEqualTo(412);
+        assertThat(written.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(jdbc.queryForObject("SELECT row_version FROM " + table + " WHERE id = ?", Long.class, id))
+                .isEqualTo(2L);
+    }
+
+    /** The API's own write moves the version once, not once for its statement and again for the database. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            foster_homes    | /foster-homes/    | {"name": "Once"}
+            placements      | /placements/      | {"end_date": "2027-01-01"}
+            kinship_options | /kinship-options/ | {"relative_name": "Once"}
+            """)
+    void shouldMoveTheVersionByOneForEachWriteOfTheApi(String table, String resource, String patch) {
+        UUID id = rowOf(table);
+        String path = resource + id;
+
+        Reply written = api.patch(path, admin, api.get(path, admin).etag(), patch);
+
+        assertThat(written.status()).as(written.toString()).isEqualTo(200);
+        assertThat(jdbc.queryForObject("SELECT row_version FROM " + table + " WHERE id = ?", Long.class, id))
+                .isEqualTo(2L);
+        assertThat(api.get(path, admin).etag()).isEqualTo(written.etag());
+    }
+
+    /**
+     * A home's body carries its ACTIVE placements, which change with each activation and end in it while the home's
+     * row is not written: a tag read before either never answers 304 over the new count.
+     */
+    @Test
+    void shouldAnswerTheNewCountNot304AfterAPlacementIsActivatedInTheHomeAndAfterItEnds() {
+        EmptyHome read = emptyHomeNamedByAProposal();
+
+        Reply activated = activate(read.placement());
+        Reply occupied = ifNoneMatch(read.path(), read.tag());
+        Reply ended = api.patch("/placements/" + read.placement(), admin, activated.etag(), "{\"status\": \"ENDED\"}");
+        Reply left = ifNoneMatch(read.path(), occupied.etag());
+
+        assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+        assertThat(occupied.status()).as(occupied.toString()).isEqualTo(200);
+        assertThat(occupied.json().path("active_placements").asInt()).isEqualTo(1);
+        assertThat(occupied.etag()).isNotEqualTo(read.tag());
+        assertThat(ended.status()).as(ended.toString()).isEqualTo(200);
+        assertThat(left.status()).as(left.toString()).isEqualTo(200);
+        assertThat(left.json().path("active_placements").asInt()).isZero();
+        assertThat(left.etag()).isNotEqualTo(occupied.etag());
+    }
+
+    /** The tag names the count the client saw: a write of the home with a tag read before the count moved is a 412. */
+    @Test
+    void shouldAnswer412ToAHomePatchWithATagReadBeforeAPlacementWasActivatedInIt() {
+        EmptyHome read = emptyHomeNamedByAProposal();
+        Reply activated = activate(read.placement());
+
+        Reply written = api.patch(read.path(), admin, read.tag(), "{\"capacity\": 1}");
+
+        assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+        assertThat(written.status()).as(written.toString()).isEqualTo(412);
+        assertThat(written.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(jdbc.queryForObject("SELECT capacity FROM foster_homes WHERE id = ?", Integer.class, read.home()))
+                .isEqualTo(2);
+    }
+
+    /** A home, a PROPOSED placement of a case naming it, and the home's path and tag as read while it is empty. */
+    private record EmptyHome(UUID home, UUID placement, String path, String tag) {
+    }
+
+    private EmptyHome emptyHomeNamedByAProposal() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID placement = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+        String path = "/foster-homes/" + home;
+        return new EmptyHome(home, placement, path, api.get(path, admin).etag());
+    }
+
+    private Reply activate(UUID placement) {
+        return api.patch("/placements/" + placement, admin, api.get("/placements/" + placement, admin).etag(),
+                "{\"status\": \"ACTIVE\"}");
+    }
+
+    private Reply ifNoneMatch(String path, String tag) {
+        return api.send(ApiClient.request("GET", path).token(admin).header("If-None-Match", tag));
+    }
+
+    private UUID rowOf(String table) {
+        if (table.equals("foster_homes")) {
+            return Rows.fosterHome().insert(jdbc);
+        }
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        return (table.equals("placements") ? Rows.placement(caseId) : Rows.kinshipOption(caseId))
+                .worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
     }
 
     private String name(UUID home) {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
@@ -36,11 +37,11 @@ class EntityTagsTests {
     void shouldBeTheSameForTheSameVersionOfTheSameResourceUnderTheSameSecret() {
         assertThat(new EntityTags(SECRET.clone()).of(ResourceType.PLACEMENT, id, 7))
                 .isEqualTo(etags.of(ResourceType.PLACEMENT, id, 7))
-                .isEqualTo(etags.of(new ResourceRef(ResourceType.PLACEMENT, id, null, null, null, Map.of("status", "PROPOSED"), "georgia"), 7));
+                .isEqualTo(etags.of(new ResourceRef(ResourceType.PLACEMENT, id, null, null, null, Map.of("status", "PROPOSED"), "georgia"), 7, OptionalLong.empty()));
     }
 
     @Test
-    void shouldDifferWithTheTypeTheIdTheVersionOrTheSecret() {
+    void shouldDifferWithTheTypeTheIdTheVersionTheDerivedStateOrTheSecret() {
         Set<String> tags = new HashSet<>();
         for (ResourceType type : ResourceType.values()) {
             tags.add(etags.of(type, id, 7));
@@ -50,8 +51,10 @@ class EntityTagsTests {
         tags.add(etags.of(ResourceType.PLACEMENT, id, 8));
         tags.add(etags.of(ResourceType.PLACEMENT, id, -7));
         tags.add(new EntityTags(OTHER_SECRET).of(ResourceType.PLACEMENT, id, 7));
+        tags.add(etags.of(ResourceType.FOSTER_HOME, id, 7, OptionalLong.of(0)));
+        tags.add(etags.of(ResourceType.FOSTER_HOME, id, 7, OptionalLong.of(1)));
 
-        assertThat(tags).hasSize(ResourceType.values().length + 5);
+        assertThat(tags).hasSize(ResourceType.values().length + 7);
     }
 
     @Test

@@ -165,7 +165,7 @@ class OpenApiContractIntegrationTests {
         Rows.placement(Cases.assignedTo(jdbc, "w-1", "s-1", 1)).worker("w-1").supervisor("s-1").revision(1).in(occupied)
                 .status("ACTIVE").insert(jdbc);
         record(op, refusedBy("CAPACITY_BELOW_OCCUPANCY",
-                send("PATCH /foster-homes/" + occupied, admin, TestETags.fosterHome(occupied, 1), "{\"capacity\": 0}")));
+                send("PATCH /foster-homes/" + occupied, admin, TestETags.fosterHome(occupied, 1, 1), "{\"capacity\": 0}")));
     }
 
     private void exercisePlacements() {

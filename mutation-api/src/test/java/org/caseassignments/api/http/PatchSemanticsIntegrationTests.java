@@ -126,7 +126,7 @@ class PatchSemanticsIntegrationTests {
         Reply activated = api.patch("/placements/" + placement, admin, cleared.etag(),
                 "{\"foster_home_id\": \"" + home + "\", \"status\": \"ACTIVE\"}");
         Reply homeless = mergePatch("/placements/" + placement, activated.etag(), "{\"foster_home_id\": null}");
-        Reply noCapacity = mergePatch("/foster-homes/" + home, TestETags.fosterHome(home, 1), "{\"capacity\": null}");
+        Reply noCapacity = mergePatch("/foster-homes/" + home, TestETags.fosterHome(home, 1, 1), "{\"capacity\": null}");
 
         assertThat(cleared.status()).as(cleared.toString()).isEqualTo(200);
         assertThat(cleared.json().path("foster_home_id").isNull()).isTrue();

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.caseassignments.api.testsupport.ApiClient;
@@ -112,7 +113,8 @@ class HomeOccupancyIntegrationTests {
 
         Reply raced;
         try (OpenTransaction activation = activate(placement)) {
-            raced = Race.commitWhileItWaits(api, backends, activation, homePatch(home, "{\"capacity\": 1}"));
+            // the tags of the home before and after the held activation, so that the write reaches the gate, not a 412
+            raced = Race.commitWhileItWaits(api, backends, activation, homePatch(home, "{\"capacity\": 1}", 1, 2));
         }
 
         assertProblem(raced, "CAPACITY_BELOW_OCCUPANCY");
@@ -145,7 +147,7 @@ class HomeOccupancyIntegrationTests {
         Reply revoked;
         try (OpenTransaction activation = activate(placement)) {
             revoked = Race.commitWhileItWaits(api, backends, activation,
-                    homePatch(home, "{\"license_status\": \"REVOKED\"}"));
+                    homePatch(home, "{\"license_status\": \"REVOKED\"}", 0, 1));
         }
 
         assertThat(revoked.status()).as(revoked.toString()).isEqualTo(200);
@@ -352,13 +354,13 @@ class HomeOccupancyIntegrationTests {
             assertThat(api.send(activation(proposedIn(home))).status()).isEqualTo(200);
         }
 
-        Reply lowered = api.patch("/foster-homes/" + home, admin, TestETags.fosterHome(home, 1), "{\"capacity\": 2}");
+        Reply lowered = api.patch("/foster-homes/" + home, admin, TestETags.fosterHome(home, 1, 3), "{\"capacity\": 2}");
 
         assertProblem(lowered, "CAPACITY_BELOW_OCCUPANCY");
         assertThat(lowered.body()).contains("3 ACTIVE");
         Reply read = api.get("/foster-homes/" + home, admin);
         assertThat(read.json().path("active_placements").asInt()).isEqualTo(3);
-        assertThat(read.etag()).isEqualTo(TestETags.fosterHome(home, 1));
+        assertThat(read.etag()).isEqualTo(TestETags.fosterHome(home, 1, 3));
     }
 
     private record Swap(UUID first, UUID second, UUID inFirst, UUID inSecond, Map<String, Long> answers) {
@@ -393,9 +395,16 @@ class HomeOccupancyIntegrationTests {
                 .json("{\"foster_home_id\": \"" + home + "\"}");
     }
 
-    /** A PATCH of a home at its first version. */
+    /** A PATCH of a home at its first version, with the tag of the ACTIVE placements it has now (decision 44). */
     private ApiClient.Request homePatch(UUID home, String json) {
-        return ApiClient.request("PATCH", "/foster-homes/" + home).token(admin).ifMatch(TestETags.fosterHome(home, 1))
+        return homePatch(home, json, activeIn(home));
+    }
+
+    /** A PATCH of a home at its first version, naming the tag of each of these counts of ACTIVE placements. */
+    private ApiClient.Request homePatch(UUID home, String json, int... activePlacements) {
+        return ApiClient.request("PATCH", "/foster-homes/" + home).token(admin)
+                .ifMatch(IntStream.of(activePlacements).mapToObj(count -> TestETags.fosterHome(home, 1, count))
+                        .collect(Collectors.joining(", ")))
                 .json(json);
     }
 

@@ -1,6 +1,7 @@
 package org.caseassignments.api.testsupport;
 
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 import org.caseassignments.api.http.EntityTags;
@@ -32,7 +33,13 @@ public final class TestETags {
         return of(ResourceType.KINSHIP_OPTION, id, rowVersion);
     }
 
+    /** The tag of an empty home's version: no ACTIVE placement in it. */
     public static String fosterHome(UUID id, long rowVersion) {
-        return of(ResourceType.FOSTER_HOME, id, rowVersion);
+        return fosterHome(id, rowVersion, 0);
+    }
+
+    /** The tag of a home's version with this many ACTIVE placements in it, which its body shows (decision 44). */
+    public static String fosterHome(UUID id, long rowVersion, int activePlacements) {
+        return TAGS.of(ResourceType.FOSTER_HOME, id, rowVersion, OptionalLong.of(activePlacements));
     }
 }
