@@ -1,5 +1,6 @@
 package org.caseassignments.store;
 
+import java.util.Comparator;
 import java.util.UUID;
 
 /**
@@ -8,6 +9,14 @@ import java.util.UUID;
  * {@code 1-2-3-4-5}, and signs or non-ASCII digits in its fallback parser.
  */
 public final class CaseIds {
+
+    /**
+     * Case ids in PostgreSQL's {@code uuid} order: its sixteen bytes compared unsigned, where {@link UUID#compareTo}
+     * compares each half signed.
+     */
+    public static final Comparator<UUID> POSTGRESQL_ORDER = Comparator
+            .comparing(UUID::getMostSignificantBits, Long::compareUnsigned)
+            .thenComparing(UUID::getLeastSignificantBits, Long::compareUnsigned);
 
     private CaseIds() {
     }
