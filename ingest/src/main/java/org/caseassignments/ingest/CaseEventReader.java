@@ -15,6 +15,7 @@ import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.CaseIds;
 import org.caseassignments.store.StorableText;
+import org.caseassignments.store.StorableTime;
 
 /**
  * Decodes a record and validates it into an {@link AssignmentUpdate}, dispatching on the record's
@@ -145,6 +146,10 @@ public final class CaseEventReader {
         }
         if (problem != null) {
             return rejected(Rejection.INVALID_TEXT, describe(type, eventId) + " for case " + id + ": " + problem);
+        }
+        String time = StorableTime.problem("occurred_at", occurredAt);
+        if (time != null) {
+            return rejected(Rejection.INVALID_OCCURRED_AT, describe(type, eventId) + " for case " + id + ": " + time);
         }
         if (jurisdiction != null && !Jurisdictions.isValidName(jurisdiction)) {
             return rejected(Rejection.INVALID_JURISDICTION, describe(type, eventId) + " for case " + id

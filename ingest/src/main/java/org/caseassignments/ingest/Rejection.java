@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.store.DatabaseRejection;
 import org.caseassignments.store.StorableText;
+import org.caseassignments.store.StorableTime;
 
 /**
  * Why an input record was dead-lettered: a {@link org.caseassignments.schemas.serde.DecodeFailure}
@@ -31,12 +32,14 @@ public record Rejection(String code, String message) {
     public static final String KEY_MISMATCH = "KEY_MISMATCH";
     /** A subject PostgreSQL cannot store or this service does not accept ({@link StorableText}). */
     public static final String INVALID_TEXT = StorableText.INVALID_TEXT;
+    /** An {@code occurred_at} outside what PostgreSQL stores ({@link StorableTime}). */
+    public static final String INVALID_OCCURRED_AT = "INVALID_OCCURRED_AT";
 
     /** Every code a dead letter can carry: the permanent decode failures, the reasons above and PostgreSQL's. */
     public static final List<String> CODES = Stream.of(
             Arrays.stream(DecodeFailure.values()).filter(failure -> !failure.isTransient()).map(Enum::name),
             Stream.of(NULL_VALUE, INVALID_CASE_ID, NEGATIVE_REVISION, UNEXPECTED_RECORD_TYPE, INVALID_JURISDICTION,
-                    INVALID_KEY, KEY_MISMATCH, INVALID_TEXT),
+                    INVALID_KEY, KEY_MISMATCH, INVALID_TEXT, INVALID_OCCURRED_AT),
             Stream.of(DatabaseRejection.DATA_EXCEPTION, DatabaseRejection.INTEGRITY_VIOLATION,
                     DatabaseRejection.PROGRAM_LIMIT, DatabaseRejection.ROW_REFUSED))
             .flatMap(codes -> codes).distinct().toList();

@@ -65,7 +65,10 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      *                        last commit is this old: how far a live projector's committed offsets trail
      * @param quietAfter      a task that received no event for this long (while not writing) commits too
      * @param maxPendingCases distinct cases a task gathers at most before it commits
-     * @param maxPendingBytes bytes the events a task gathers and their records may hold before it commits
+     * @param maxPendingBytes bytes the events a task gathers, their records and the revisions set aside for the
+     *                        history may hold: reaching it, the task writes them at once
+     * @param writeWithin     a task that is behind writes what it took at the first check after the oldest of it is
+     *                        this old, without a commit: a backlog is written as it is read
      * @param retry           backoff while PostgreSQL fails
      * @param maxQueuedCases  how many cases' queues one write transaction takes at most when API writes hold some of
      *                        its cases: each is an entry of PostgreSQL's shared lock table (decision 33)
@@ -76,6 +79,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                        @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue("1s") Duration liveCommitEvery,
                        @DefaultValue("64MB") DataSize maxPendingBytes,
+                       @DefaultValue("500ms") Duration writeWithin,
                        @DefaultValue Retry retry,
                        @DefaultValue("" + AssignmentWriter.DEFAULT_MAX_QUEUED_CASES) int maxQueuedCases) {
     }

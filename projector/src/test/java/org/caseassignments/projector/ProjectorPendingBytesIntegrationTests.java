@@ -50,11 +50,8 @@ class ProjectorPendingBytesIntegrationTests {
 
         // When a projector with a 256 KB budget per task reads it, with nothing else ending a batch early
         String group = ProjectorInstance.uniqueApplicationId();
-        Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, group);
-        properties.put("projector.sink.max-pending-bytes", "256KB");
-        properties.put("projector.sink.fresh-within", "0ms");
-        properties.put("projector.sink.quiet-after", "5m");
-        properties.put("projector.streams.commit-interval", "5m");
+        Map<String, String> properties = ProjectorInstance.writingOnlyAtTheByteBudget(
+                ProjectorInstance.properties(DB, TOPICS, group), "256KB");
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
             await().atMost(Duration.ofSeconds(90)).ignoreExceptions().untilAsserted(() -> {
                 assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Long.class)).isEqualTo(EVENTS);

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -151,6 +152,12 @@ public class AssignmentWriter {
                  GROUP BY entity
                 """;
     }
+
+    /**
+     * History entries per statement at most: with subjects of at most 255 characters, a statement's arrays hold at
+     * most a few megabytes of text (about 150 bytes an entry in practice).
+     */
+    static final int HISTORY_ROWS_PER_STATEMENT = 10_000;
 
     /**
      * The history: every revision given, in (case, revision) order so that two writers recording the same
@@ -390,8 +397,29 @@ public class AssignmentWriter {
         });
     }
 
-    /** Records the history, and announces a move of the live projection in the same round trip. */
+    /**
+     * Records the history, and announces a move of the live projection in the same round trip as its last
+     * statement. At most {@link #HISTORY_ROWS_PER_STATEMENT} entries go in one statement: a backlog's batch records
+     * every revision it read, and one statement of all of them would build arrays (and their text on the wire) of
+     * that length. The entries are cut in the statement's own order (case id as PostgreSQL orders it, revision, then
+     * as given), so each statement takes its keys after the previous one's, and the first payload given at a
+     * revision is inserted first, whatever statement it lands in.
+     */
     private void recordHistory(List<SeenRevision> seen, boolean announceMove) {
+        if (seen.size() <= HISTORY_ROWS_PER_STATEMENT) {
+            recordHistoryStatement(seen, announceMove);
+            return;
+        }
+        List<SeenRevision> ordered = new ArrayList<>(seen);
+        ordered.sort(Comparator.comparing((SeenRevision entry) -> entry.update().caseId(), CaseIds.POSTGRES_ORDER)
+                .thenComparingLong(entry -> entry.update().revision())); // stable: as given at one revision
+        for (int from = 0; from < ordered.size(); from += HISTORY_ROWS_PER_STATEMENT) {
+            int to = Math.min(ordered.size(), from + HISTORY_ROWS_PER_STATEMENT);
+            recordHistoryStatement(ordered.subList(from, to), announceMove && to == ordered.size());
+        }
+    }
+
+    private void recordHistoryStatement(List<SeenRevision> seen, boolean announceMove) {
         int n = seen.size();
         Object[] caseIds = new Object[n];
         Object[] workers = new Object[n];
@@ -408,7 +436,7 @@ public class AssignmentWriter {
             revisions[i] = u.revision();
             jurisdictions[i] = u.jurisdiction();
             Instant at = seen.get(i).occurredAt();
-            occurredAt[i] = at == null ? null : at.toString();
+            occurredAt[i] = StorableTime.text(at);
             traceIds[i] = u.traceId();
         }
         jdbc.execute((Connection connection) -> {

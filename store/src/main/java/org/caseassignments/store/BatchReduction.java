@@ -92,7 +92,8 @@ public final class BatchReduction {
      *
      * @param meetings told (kept, candidate) each time an item meets its case's kept item, before the rule decides:
      *                 where a caller reports {@link #conflicting} pairs
-     * @param setAside told each item the rule dropped, for its history entry (decision 32)
+     * @param setAside told each item the rule dropped, for its history entry (decision 32), in the order given; not an
+     *                 item dropped at the revision of the item kept, which came first and stands for that revision
      */
     public static <T> List<Kept<T>> perCase(List<T> items, Function<T, AssignmentUpdate> updateOf,
                                             BiConsumer<AssignmentUpdate, AssignmentUpdate> meetings,
@@ -104,7 +105,10 @@ public final class BatchReduction {
                 meetings.accept(kept.update(), candidate.update());
                 AssignmentUpdate winner = keep(kept.update(), candidate.update());
                 if (winner == kept.update()) {
-                    setAside.accept(candidate);
+                    // at the kept one's revision the kept, earlier one is the revision's entry: the first stays
+                    if (candidate.update().revision() != kept.update().revision()) {
+                        setAside.accept(candidate);
+                    }
                     return kept;
                 }
                 setAside.accept(kept);
@@ -164,28 +168,39 @@ public final class BatchReduction {
             UUID caseId = update.caseId();
             long high = caseId.getMostSignificantBits();
             long low = caseId.getLeastSignificantBits();
+            int slot = slotOf(high, low);
+            if (slots[slot * STRIDE + 2] == 0) {
+                put(slot, high, low, update.revision(), item);
+                if (++size * 2 > items.length) {
+                    grow();
+                }
+                return null;
+            }
+            T kept = item(slot);
+            AssignmentUpdate keptUpdate = updateOf.apply(kept);
+            AssignmentUpdate winner = keep(keptUpdate, update);
+            if (winner != keptUpdate) {
+                put(slot, high, low, update.revision(), winner == update ? item : withUpdate.apply(item, winner));
+                return kept;
+            }
+            if (conflicting(keptUpdate, update)) {
+                conflicts.accept(kept, item);
+            }
+            return item;
+        }
+
+        /** The revision of the item kept for {@code caseId}, or -1 when none is held. */
+        public long revision(UUID caseId) {
+            return slots[slotOf(caseId.getMostSignificantBits(), caseId.getLeastSignificantBits()) * STRIDE + 2] - 1;
+        }
+
+        /** The slot that holds the case, or the empty slot where it would go (linear probing). */
+        private int slotOf(long high, long low) {
             int mask = items.length - 1;
             for (int slot = index(high, low); ; slot = (slot + 1) & mask) {
                 int at = slot * STRIDE;
-                if (slots[at + 2] == 0) {
-                    put(slot, high, low, update.revision(), item);
-                    if (++size * 2 > items.length) {
-                        grow();
-                    }
-                    return null;
-                }
-                if (slots[at] == high && slots[at + 1] == low) {
-                    T kept = item(slot);
-                    AssignmentUpdate keptUpdate = updateOf.apply(kept);
-                    AssignmentUpdate winner = keep(keptUpdate, update);
-                    if (winner != keptUpdate) {
-                        put(slot, high, low, update.revision(), winner == update ? item : withUpdate.apply(item, winner));
-                        return kept;
-                    }
-                    if (conflicting(keptUpdate, update)) {
-                        conflicts.accept(kept, item);
-                    }
-                    return item;
+                if (slots[at + 2] == 0 || slots[at] == high && slots[at + 1] == low) {
+                    return slot;
                 }
             }
         }

@@ -70,6 +70,40 @@ class AssignmentHistoryIntegrationTests {
     }
 
     @Test
+    void shouldKeepTheFirstPayloadOfEachRevisionWhenTheHistoryTakesMoreThanOneStatement() {
+        // Given a batch of 6,000 cases whose history entries (three per case, a revision given twice) need two statements
+        List<AssignmentUpdate> updates = new java.util.ArrayList<>();
+        List<SeenRevision> seen = new java.util.ArrayList<>();
+        List<UUID> cases = new java.util.ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            UUID caseId = UUID.randomUUID();
+            cases.add(caseId);
+            AssignmentUpdate newest = AssignmentUpdate.changed(caseId, "w-2", "s", 2);
+            updates.add(newest);
+            seen.add(new SeenRevision(newest, null));
+        }
+        for (UUID caseId : cases) {
+            seen.add(new SeenRevision(AssignmentUpdate.changed(caseId, "w-first", "s", 1), null));
+        }
+        for (UUID caseId : cases) {
+            seen.add(new SeenRevision(AssignmentUpdate.changed(caseId, "w-second", "s", 1), null));
+        }
+        assertThat(seen.size()).isGreaterThan(AssignmentWriter.HISTORY_ROWS_PER_STATEMENT);
+
+        // When it is written
+        writer.apply(updates, seen);
+
+        // Then every case has both revisions, the first payload at each
+        assertThat(jdbc.queryForObject("""
+                SELECT count(*) FROM case_assignment_history WHERE case_id = ANY(?::uuid[])""", Long.class,
+                (Object) cases.stream().map(UUID::toString).toArray(String[]::new))).isEqualTo(12_000L);
+        assertThat(jdbc.queryForObject("""
+                SELECT count(*) FROM case_assignment_history
+                 WHERE case_id = ANY(?::uuid[]) AND assignment_revision = 1 AND assigned_worker_sub = 'w-first'""",
+                Long.class, (Object) cases.stream().map(UUID::toString).toArray(String[]::new))).isEqualTo(6_000L);
+    }
+
+    @Test
     void shouldEndWithTheSameHistoryWhateverTheOrderBatchingAndRepetitionOfTheInput() {
         // Given random histories of 200 cases, each revision with its own time; about one revision in six also
         // comes with another payload and time (a producer's retry that changed it), which the first one received wins

@@ -72,4 +72,18 @@ class BatchReductionTests {
         assertThat(survivors).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first");
         assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");
     }
+
+    @Test
+    void shouldSetAsideTheRevisionsOfACaseInTheOrderTheyCameAndNeverASecondAtTheKeptRevision() {
+        List<AssignmentUpdate> setAside = new java.util.ArrayList<>();
+
+        BatchReduction.perCase(List.of(
+                AssignmentUpdate.changed(A, "first", "s", 5),
+                AssignmentUpdate.changed(A, "second", "s", 5),
+                AssignmentUpdate.changed(A, "newer", "s", 6),
+                AssignmentUpdate.changed(A, "third", "s", 5)), java.util.function.Function.identity(),
+                (kept, candidate) -> { }, dropped -> setAside.add(dropped.update()));
+
+        assertThat(setAside).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first", "third");
+    }
 }

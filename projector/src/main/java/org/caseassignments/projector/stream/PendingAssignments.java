@@ -58,7 +58,7 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     /** When to write and when to ask for a commit; see the class comment. */
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
-                         Duration liveCommitEvery, long maxPendingBytes) {
+                         Duration liveCommitEvery, long maxPendingBytes, Duration writeWithin) {
     }
 
     /** Whether a task's consumer has fetched everything its input partitions hold. */
@@ -136,6 +136,9 @@ public final class PendingAssignments extends BeforeCommitHook {
         void dropped(AssignmentUpdate update);
     }
 
+    /** A set-aside revision's objects besides its text: the entry, the update, its case id, its strings' headers. */
+    private static final int SET_ASIDE_OVERHEAD_BYTES = 200;
+
     /** When this stream thread last finished writing a batch (any of its tasks'), in epoch milliseconds. */
     private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
 
@@ -150,7 +153,10 @@ public final class PendingAssignments extends BeforeCommitHook {
     private Consumer<List<BatchIsolation.Refused<Event>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
+    /** What {@link #byCase} and {@link #setAside} hold, as {@link Event#retainedBytes} and {@link #retainedBytes} count. */
     private long bytes;
+    /** When the oldest pending event was taken (the stream thread's wall-clock time), or 0. */
+    private long firstTakenAt;
     private long uncommittedWriteAt;
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
@@ -186,21 +192,47 @@ public final class PendingAssignments extends BeforeCommitHook {
         context.schedule(pacing.checkEvery(), PunctuationType.WALL_CLOCK_TIME, this::check);
     }
 
-    /** An accepted event, with the record it came in; asks for a commit once the batch is as large as allowed. */
+    /**
+     * An accepted event, with the record it came in. Writes the batch at once when what it holds reaches the byte
+     * budget, and asks for a commit once it holds as many cases as allowed.
+     */
     public void add(Event event) {
         Event dropped = byCase.add(event);
-        bytes += event.retainedBytes() - (dropped == null ? 0 : dropped.retainedBytes());
+        bytes += event.retainedBytes();
         if (dropped != null) {
-            // its revision is still history (at the kept one's revision the kept, earlier one stays there too)
-            setAside.add(new SeenRevision(dropped.update(), dropped.occurredAt()));
+            bytes -= dropped.retainedBytes();
+            // Its revision is still history, unless it is the kept event's: the kept one came first at that revision,
+            // and the first payload of a revision is its entry, as in the projection. So the entries set aside for a
+            // (case, revision) are in the order they came, whatever the batch (decision 47).
+            if (dropped != event || dropped.update().revision() != byCase.revision(dropped.update().caseId())) {
+                SeenRevision seen = new SeenRevision(dropped.update(), dropped.occurredAt());
+                setAside.add(seen);
+                bytes += retainedBytes(seen);
+            }
         }
         events++;
-        task.taken(byCase.size());
         lastEventAt = context.currentSystemTimeMs();
+        if (firstTakenAt == 0) {
+            firstTakenAt = lastEventAt;
+        }
+        task.taken(byCase.size(), bytes);
         newestTimestamp = Math.max(newestTimestamp, event.timestamp());
-        if (byCase.size() >= pacing.maxPendingCases() || bytes >= pacing.maxPendingBytes()) {
+        if (bytes >= pacing.maxPendingBytes()) {
+            writeNow(lastEventAt);
+        } else if (byCase.size() >= pacing.maxPendingCases()) {
             context.commit();
         }
+    }
+
+    /** Bytes of a set-aside revision: its update, strings and entry, about 200, plus its text. */
+    static long retainedBytes(SeenRevision seen) {
+        AssignmentUpdate update = seen.update();
+        return SET_ASIDE_OVERHEAD_BYTES + length(update.assignedWorkerSub()) + length(update.supervisorSub())
+                + length(update.jurisdiction()) + length(update.traceId());
+    }
+
+    private static int length(String text) {
+        return text == null ? 0 : text.length();
     }
 
     /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */
@@ -218,6 +250,11 @@ public final class PendingAssignments extends BeforeCommitHook {
                 if (quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
                     context.commit();
                     return;
+                }
+                // A backlog is written as it is read: what was taken writeWithin ago is written now, and its offsets
+                // follow at the live rule's commit below, while the thread goes on reading.
+                if (now - firstTakenAt >= pacing.writeWithin().toMillis()) {
+                    writeNow(now);
                 }
             }
         }
@@ -286,6 +323,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         setAside.clear();
         events = 0;
         bytes = 0;
+        firstTakenAt = 0;
     }
 
     /** When the calling stream thread last finished writing a batch: it processed nothing while it wrote. */

@@ -74,7 +74,8 @@ class StreamsConfiguration {
         ProjectorProperties.Sink sink = properties.sink();
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
                 new PendingAssignments.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
-                        sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes()),
+                        sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes(),
+                        sink.writeWithin()),
                 new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
         topology.addTo(builder);
         return topology;

@@ -36,6 +36,7 @@ public final class UncommittedWork {
         private volatile long writtenSince;
         private volatile long flushedSince;
         private volatile int pendingCases;
+        private volatile long pendingBytes;
         private volatile long closedAt;
 
         private Task(String id) {
@@ -43,12 +44,13 @@ public final class UncommittedWork {
         }
 
         /** An event was taken; any batch written before the last prepared commit was committed. */
-        void taken(int cases) {
+        void taken(int cases, long bytes) {
             flushedSince = 0;
             if (takenSince == 0) {
                 takenSince = clock.millis();
             }
             pendingCases = cases;
+            pendingBytes = bytes;
         }
 
         /** The task did something (a punctuation, a checkpoint): the last prepared commit succeeded. */
@@ -61,6 +63,7 @@ public final class UncommittedWork {
             writtenSince = oldest(writtenSince, takenSince);
             takenSince = 0;
             pendingCases = 0;
+            pendingBytes = 0;
         }
 
         /**
@@ -72,11 +75,13 @@ public final class UncommittedWork {
             writtenSince = 0;
             takenSince = 0;
             pendingCases = 0;
+            pendingBytes = 0;
         }
 
         /** The pending batch was discarded: its events will be read again. */
         void discarded() {
             pendingCases = 0;
+            pendingBytes = 0;
         }
 
         /** Epoch milliseconds of the oldest event not known to be committed, or 0. */
@@ -94,6 +99,7 @@ public final class UncommittedWork {
                 writtenSince = 0;
                 flushedSince = 0;
                 pendingCases = 0;
+            pendingBytes = 0;
                 closedAt = clock.millis();
             }
         }
@@ -130,6 +136,10 @@ public final class UncommittedWork {
             task.meters.add(Gauge.builder("case_assignments.pending.cases", task, t -> t.pendingCases)
                     .description("Distinct cases a task holds in memory, not yet written to PostgreSQL")
                     .tag("task", id).strongReference(true).register(registry));
+            task.meters.add(Gauge.builder("case_assignments.pending.bytes", task, t -> t.pendingBytes)
+                    .description("About how much heap a task's pending events hold: the kept events with their "
+                            + "records, and the revisions set aside for the history; bounded by max-pending-bytes")
+                    .baseUnit("bytes").tag("task", id).strongReference(true).register(registry));
             task.meters.add(TimeGauge.builder("case_assignments.pending.oldest_age", task,
                             java.util.concurrent.TimeUnit.MILLISECONDS, t -> t.since() == 0 ? 0 : clock.millis() - t.since())
                     .description("How long the oldest event a task took has waited for its offsets to commit")

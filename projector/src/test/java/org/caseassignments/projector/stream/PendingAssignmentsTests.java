@@ -10,6 +10,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.SeenRevision;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +29,7 @@ class PendingAssignmentsTests {
 
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
     private final List<Integer> flushedEvents = new ArrayList<>();
+    private final List<List<AssignmentUpdate>> flushedSetAside = new ArrayList<>();
     private final List<Integer> askedPartitions = new ArrayList<>();
     private final List<AssignmentUpdate> conflicts = new ArrayList<>();
     private final MutableClock clock = new MutableClock();
@@ -44,11 +46,16 @@ class PendingAssignmentsTests {
     }
 
     private void init(Duration quietAfter) {
+        init(quietAfter, Long.MAX_VALUE, Duration.ofDays(1));
+    }
+
+    private void init(Duration quietAfter, long maxPendingBytes, Duration writeWithin) {
         context = new MockProcessorContext<>();
         pacing = new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
-                Long.MAX_VALUE);
+                maxPendingBytes, writeWithin);
         pending = store((updates, setAside, events) -> {
             flushed.add(updates.stream().map(PendingAssignments.Event::update).toList());
+            flushedSetAside.add(setAside.stream().map(SeenRevision::update).toList());
             flushedEvents.add(events);
             return List.of();
         });
@@ -64,6 +71,12 @@ class PendingAssignmentsTests {
     private void process(UUID caseId, long revision, long timestamp, long at) {
         context.setCurrentSystemTimeMs(at);
         pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision), timestamp));
+    }
+
+    /** At {@code NOW}, a live event of {@code caseId} assigning {@code worker} at {@code revision}. */
+    private void add(UUID caseId, String worker, long revision) {
+        context.setCurrentSystemTimeMs(NOW);
+        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, worker, "s", revision), NOW));
     }
 
     private PendingAssignments store(PendingAssignments.Flusher flusher) {
@@ -278,14 +291,62 @@ class PendingAssignmentsTests {
     @Test
     void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondOnce() {
         UUID caseId = UUID.randomUUID();
-        context.setCurrentSystemTimeMs(NOW);
-        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
-        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "second", "s", 4), NOW));
-        pending.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "first", "s", 4), NOW));
+        add(caseId, "first", 4);
+        add(caseId, "second", 4);
+        add(caseId, "first", 4);
 
         pending.flushCache();
 
         assertThat(flushed.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first");
         assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");
+    }
+
+    @Test
+    void shouldWriteWithoutACommitOnceTheOldestEventTakenIsWriteWithinOldWhileEventsKeepComing() {
+        init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofMillis(500));
+        UUID caseId = UUID.randomUUID();
+        process(caseId, 1, NOW - 60_000, NOW);
+        process(caseId, 2, NOW - 60_000, NOW + 450);
+        check(NOW + 450);
+        assertThat(flushed).as("the oldest event taken is 450 ms old").isEmpty();
+
+        process(caseId, 3, NOW - 60_000, NOW + 500);
+        check(NOW + 500);
+
+        assertThat(flushed).hasSize(1);
+        assertThat(flushedEvents).containsExactly(3);
+        assertThat(context.committed()).as("its offsets follow at the live rule's commit").isFalse();
+        assertThat(pending.uncommittedWriteAt()).isEqualTo(NOW + 500);
+    }
+
+    @Test
+    void shouldCountTheRevisionsSetAsideForTheHistoryAgainstTheByteBudgetAndWriteAtOnceWhenItIsReached() {
+        init(Duration.ofMinutes(10), 4 * 1024, Duration.ofDays(1));
+        UUID caseId = UUID.randomUUID();
+        int revision = 0;
+        while (flushed.isEmpty() && revision < 1_000) {
+            process(caseId, ++revision, NOW - 60_000, NOW);
+        }
+
+        // one case: only what is set aside for its history can reach 4 KB, at about 200 bytes a revision
+        assertThat(flushed).hasSize(1);
+        assertThat(revision).isBetween(15, 25);
+        assertThat(flushedSetAside.get(0)).hasSize(revision - 1);
+        assertThat(context.committed()).isFalse();
+        assertThat(pending.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldSetAsideTheRevisionsOfACaseForItsHistoryInTheOrderTheyCameAndNeverASecondAtTheKeptRevision() {
+        UUID caseId = UUID.randomUUID();
+        add(caseId, "first", 5);
+        add(caseId, "second", 5);
+        add(caseId, "newer", 6);
+        add(caseId, "third", 5);
+
+        pending.flushCache();
+
+        assertThat(flushed.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("newer");
+        assertThat(flushedSetAside.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first", "third");
     }
 }

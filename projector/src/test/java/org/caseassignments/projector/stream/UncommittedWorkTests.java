@@ -20,7 +20,7 @@ class UncommittedWorkTests {
     @Test
     void shouldCountATaskAsStalledOnlyOnceItsOldestUncommittedEventWaitedLongerThanTheBound() {
         UncommittedWork.Task task = work.open("0_1");
-        task.taken(1);
+        task.taken(1, 0);
         clock.advance(BOUND);
         assertThat(work.stalled(BOUND)).isEmpty();
 
@@ -35,7 +35,7 @@ class UncommittedWorkTests {
     @Test
     void shouldCountAWrittenBatchAsCommittedOnlyOnceTheTaskDoesAnythingAfterIt() {
         UncommittedWork.Task task = work.open("0_1");
-        task.taken(1);
+        task.taken(1, 0);
         task.flushed();
         clock.advance(BOUND.plusSeconds(1));
         assertThat(work.stalled(BOUND)).as("written, but the commit after it is not confirmed").hasSize(1);
@@ -49,13 +49,13 @@ class UncommittedWorkTests {
     void shouldKeepABatchWrittenBetweenCommitsUncommittedWhateverTheTaskDoesUntilACommitIsPreparedAfterIt() {
         // Given a task that wrote a live batch ahead of its commit
         UncommittedWork.Task task = work.open("0_1");
-        task.taken(1);
+        task.taken(1, 0);
         task.written();
 
         // When it goes on taking events and being punctuated, without a commit
         clock.advance(BOUND.plusSeconds(1));
         task.confirmed();
-        task.taken(1);
+        task.taken(1, 0);
         task.written();
         task.confirmed();
 
@@ -73,7 +73,7 @@ class UncommittedWorkTests {
     @Test
     void shouldKeepTheAgeOfABatchWrittenBetweenCommitsWhenTheTaskClosesBeforeItsCommit() {
         UncommittedWork.Task first = work.open("0_1");
-        first.taken(2);
+        first.taken(2, 0);
         first.written();
         work.close(first);
         clock.advance(Duration.ofSeconds(130));
@@ -82,7 +82,7 @@ class UncommittedWorkTests {
 
         assertThat(work.stalled(BOUND)).extracting(UncommittedWork.Stalled::age).containsExactly(Duration.ofSeconds(130));
         assertThat(registry.get("case_assignments.commit.failures").counter().count()).isEqualTo(1);
-        again.taken(1);
+        again.taken(1, 0);
         again.flushed();
         again.confirmed();
         assertThat(work.stalled(BOUND)).isEmpty();
@@ -92,7 +92,7 @@ class UncommittedWorkTests {
     void shouldKeepTheAgeOfATaskWhoseCommitFailedAcrossItsReopening() {
         // Given a task that wrote its batch, and whose commit then failed: its instance closes unconfirmed
         UncommittedWork.Task first = work.open("0_1");
-        first.taken(3);
+        first.taken(3, 0);
         first.flushed();
         work.close(first);
 
@@ -101,7 +101,7 @@ class UncommittedWorkTests {
 
         // When the task is opened again (its thread replaced) and reads the same events again
         UncommittedWork.Task again = work.open("0_1");
-        again.taken(3);
+        again.taken(3, 0);
 
         // Then it is as old as the first event it never committed, and the failed commit is counted
         assertThat(work.stalled(BOUND)).extracting(UncommittedWork.Stalled::age).containsExactly(Duration.ofSeconds(130));
@@ -111,12 +111,12 @@ class UncommittedWorkTests {
     @Test
     void shouldForgetATaskClosedCleanlyAndOneThatWentToAnotherInstance() {
         UncommittedWork.Task clean = work.open("0_1");
-        clean.taken(1);
+        clean.taken(1, 0);
         clean.flushed();
         clean.confirmed();
         work.close(clean);
         UncommittedWork.Task moved = work.open("0_2");
-        moved.taken(1);
+        moved.taken(1, 0);
         work.close(moved);
 
         clock.advance(Duration.ofMinutes(6));

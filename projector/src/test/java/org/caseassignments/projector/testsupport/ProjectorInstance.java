@@ -67,6 +67,20 @@ public final class ProjectorInstance implements AutoCloseable {
         return properties;
     }
 
+    /**
+     * {@code properties} under which a task that is behind writes only when its pending events reach
+     * {@code maxPendingBytes}: no event counts as live, and the quiet rule, the time rule ({@code write-within}) and
+     * the commit interval are five minutes away.
+     */
+    public static Map<String, String> writingOnlyAtTheByteBudget(Map<String, String> properties, String maxPendingBytes) {
+        properties.put("projector.sink.max-pending-bytes", maxPendingBytes);
+        properties.put("projector.sink.fresh-within", "0ms");
+        properties.put("projector.sink.quiet-after", "5m");
+        properties.put("projector.sink.write-within", "5m");
+        properties.put("projector.streams.commit-interval", "5m");
+        return properties;
+    }
+
     public static ProjectorInstance start(TestDatabase db, ProjectorTopics topics, String applicationId) {
         return start(properties(db, topics, applicationId));
     }
