@@ -8,8 +8,8 @@ import picocli.CommandLine.Spec;
 
 /** The top-level command; its subcommands (every Spring bean annotated {@code @Command}) do the work. */
 @Command(name = "backfill", mixinStandardHelpOptions = true, usageHelpWidth = 110,
-        description = "Seed, repair, replay, rebuild, re-drive and verify the case_assignments projection without ever moving an assignment backwards by accident.",
-        footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (replay: dead-lettered; redrive: still failing or skipped; verify: differences);",
+        description = "Seed, repair, replay, rebuild, re-drive and verify the case_assignments projection without ever moving an assignment backwards by accident, and check the foster homes' occupancy.",
+        footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (replay: dead-lettered; redrive: still failing or skipped; verify: differences; occupancy: rows that break a rule);",
                 "2 bad usage, could not start, or stopped by a failure; 3 stopped by --max-batches (run again to continue);",
                 "4 refused at once: another run holds the job's claim (rebuild)."})
 class BackfillCommand implements Callable<Integer> {

@@ -4,12 +4,16 @@ import java.net.URI;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.audit.AuditAction;
 import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.http.ListPage;
+import org.caseassignments.api.http.ListPaging;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
@@ -32,6 +36,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -45,9 +50,14 @@ class FosterHomeController {
     private final Idempotency idempotency;
     private final AuditTrail audit;
     private final TransactionTemplate transactions;
+    private final ReadableHomes readable;
+    private final ListPaging paging;
 
     FosterHomeController(FosterHomes homes, PolicyEngine policy, GuardedUpdate updates, EntityTags etags,
-                         Idempotency idempotency, AuditTrail audit, TransactionTemplate transactions) {
+                         Idempotency idempotency, AuditTrail audit, TransactionTemplate transactions,
+                         ReadableHomes readable, ListPaging paging) {
+        this.readable = readable;
+        this.paging = paging;
         this.idempotency = idempotency;
         this.audit = audit;
         this.transactions = transactions;
@@ -82,8 +92,9 @@ class FosterHomeController {
         return idempotent.answer(() -> transactions.execute(status -> {
             idempotent.claim();
             FosterHome created = homes.insert(UUID.randomUUID(), request, caller.jurisdiction());
+            String etag = etag(created);
             ResponseEntity<FosterHomeResponse> response = Responses.created(URI.create("/foster-homes/" + created.id()),
-                    etag(created), FosterHomeResponse.of(created));
+                    etag, FosterHomeResponse.of(created, etag));
             audit.created(caller, decision, created.resource(), null, created.rowVersion(), created.id(),
                     idempotent.record(response));
             return response;
@@ -93,9 +104,43 @@ class FosterHomeController {
     @Operation(summary = "Read one foster home")
     @GetMapping("/foster-homes/{id}")
     ResponseEntity<FosterHomeResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
-        FosterHome home = homes.find(id).orElseThrow(() -> ApiProblem.notFound("Foster home", id));
-        policy.require(caller, Action.READ, home.resource());
-        return Responses.read(request, etag(home), FosterHomeResponse.of(home));
+        FosterHome home = readable.read(caller, id);
+        String etag = etag(home);
+        return Responses.read(request, etag, FosterHomeResponse.of(home, etag));
+    }
+
+    /**
+     * The roster: the homes of the caller's jurisdiction the caller may read, in creation order, each with its ETag.
+     * Only the caller's jurisdiction's homes are read at all, so another's neither show nor move the cursor; a home
+     * the ruleset does not let the caller read is left out of its page (decision 45).
+     *
+     * @param licenseStatus homes with this licence status
+     * @param adminUnit     homes of this admin unit
+     * @param minRoom       homes with at least this many places left (capacity minus ACTIVE placements; a home
+     *                      without a capacity always qualifies)
+     * @param limit         items per page, 1 to {@code api.lists.max-page-size} (also the default)
+     * @param cursor        the {@code next_cursor} of the previous page, with the same filters
+     */
+    @Operation(summary = "List the foster homes of the caller's jurisdiction the caller may read")
+    @GetMapping("/foster-homes")
+    ListPage<FosterHomeResponse> list(Caller caller,
+            @Parameter(description = "Homes with this licence status; 400 VALIDATION_FAILED for any other value",
+                    schema = @Schema(implementation = LicenseStatus.class))
+            @RequestParam(name = "license_status", required = false) String licenseStatus,
+            @Parameter(description = "Homes of this admin unit, as written when the home was created or changed (one "
+                    + "line of text, 1 to " + RosterFilter.MAX_ADMIN_UNIT + " characters)")
+            @RequestParam(name = "admin_unit", required = false) String adminUnit,
+            @Parameter(description = "Homes with at least this many places left: capacity minus ACTIVE placements; a "
+                    + "home without a capacity always has room", schema = @Schema(type = "integer", minimum = "1"))
+            @RequestParam(name = "min_room", required = false) Integer minRoom,
+            @RequestParam(name = "limit", required = false) Integer limit,
+            @RequestParam(name = "cursor", required = false) String cursor) {
+        RosterFilter filter = RosterFilter.of(licenseStatus, adminUnit, minRoom);
+        ListPage.Query query = paging.query(filter.scope(caller.jurisdiction()), limit, cursor);
+        return paging.page(query, homes.list(caller.jurisdiction(), filter, query),
+                home -> new ListPage.Position(home.createdAt(), home.id()),
+                home -> policy.allows(caller, Action.READ, home.resource()),
+                home -> FosterHomeResponse.of(home, etag(home)));
     }
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears capacity. */
@@ -111,7 +156,8 @@ class FosterHomeController {
                     + "admin_unit, license_number, license_status");
         }
         FosterHome updated = updates.run(caller, ifMatch, new FosterHomeUpdate(homes, id, request));
-        return Responses.ok(etag(updated), FosterHomeResponse.of(updated));
+        String etag = etag(updated);
+        return Responses.ok(etag, FosterHomeResponse.of(updated, etag));
     }
 
     private String etag(FosterHome home) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.write.HomeGateRefusals;
@@ -30,13 +31,25 @@ class FosterHomes {
      * The row and its ACTIVE placements. After an UPDATE the count is the statement's view, which began after the
      * home's row lock was taken, and every activation into the home needs that lock: it is the count the write left.
      */
+    private static final String ACTIVE_PLACEMENTS =
+            "(SELECT count(*) FROM placements p WHERE p.foster_home_id = foster_homes.id AND p.status = 'ACTIVE')";
+
     private static final String COLUMNS = """
             id, name, license_number, license_status, admin_unit, capacity, row_version, created_at, updated_at,
-            jurisdiction,
-            (SELECT count(*) FROM placements p WHERE p.foster_home_id = foster_homes.id AND p.status = 'ACTIVE')
-                AS active_placements""";
+            jurisdiction, """ + ACTIVE_PLACEMENTS + " AS active_placements";
 
     private static final String FIND = "SELECT " + COLUMNS + " FROM foster_homes WHERE id = ?";
+
+    /**
+     * A page of the roster: the homes of one jurisdiction only, so another's never enter a page, nor move its cursor
+     * (decision 45); the filters follow, each only when given. The index on {@code (jurisdiction, created_at, id)}
+     * (V16) walks them in list order; a home's ACTIVE placements are counted on the partial index of V6.
+     */
+    private static final String LIST = "SELECT " + COLUMNS + " FROM foster_homes WHERE jurisdiction = ?";
+    private static final String WITH_LICENSE_STATUS = " AND license_status = ?";
+    private static final String IN_ADMIN_UNIT = " AND admin_unit = ?";
+    /** A home without a capacity has no limit, so room for any number. */
+    private static final String WITH_ROOM = " AND (capacity IS NULL OR capacity - " + ACTIVE_PLACEMENTS + " >= ?)";
 
     /**
      * The weaker lock, as for every entity. An UPDATE that changes {@code license_number} keeps it: the number's
@@ -79,6 +92,25 @@ class FosterHomes {
 
     Optional<FosterHome> find(UUID id) {
         return jdbc.query(FIND, FosterHomes::map, id).stream().findFirst();
+    }
+
+    /** The page {@code query} asks for of the jurisdiction's homes that pass {@code filter}. */
+    List<FosterHome> list(String jurisdiction, RosterFilter filter, ListPage.Query query) {
+        StringBuilder sql = new StringBuilder(LIST);
+        List<Object> args = new ArrayList<>(List.of(jurisdiction));
+        if (filter.licenseStatus() != null) {
+            sql.append(WITH_LICENSE_STATUS);
+            args.add(filter.licenseStatus().name());
+        }
+        if (filter.adminUnit() != null) {
+            sql.append(IN_ADMIN_UNIT);
+            args.add(filter.adminUnit());
+        }
+        if (filter.minRoom() != null) {
+            sql.append(WITH_ROOM);
+            args.add(filter.minRoom());
+        }
+        return query.read(jdbc, sql.toString(), FosterHomes::map, args.toArray());
     }
 
     Optional<FosterHome> findForNoKeyUpdate(UUID id) {

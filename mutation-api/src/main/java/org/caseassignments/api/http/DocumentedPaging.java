@@ -37,7 +37,7 @@ final class DocumentedPaging implements OperationCustomizer {
                                 ._default(maxPageSize));
                 case "cursor" -> parameter.description("The next_cursor of the previous page, as it was given (opaque); "
                                 + "absent for the first page; 400 VALIDATION_FAILED for anything this service did not hand out for "
-                                + "this list (this case's list of this kind)")
+                                + "this list (this kind of list, of this case or home, with these filters)")
                         .schema(new StringSchema());
                 default -> {
                 }

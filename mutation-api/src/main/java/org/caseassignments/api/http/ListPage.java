@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * One page of a case's list, in creation order; {@code next_cursor} is null on the last page. A page may hold
+ * One page of a list (a case's records, the foster homes, a home's placements), in creation order; {@code next_cursor} is null on the last page. A page may hold
  * fewer items than the limit when the caller may not read some rows of it: follow the cursor until it is null.
  */
 public record ListPage<T>(List<T> items, String nextCursor) {

@@ -31,18 +31,24 @@ public @interface PlainText {
 
     class Check implements ConstraintValidator<PlainText, String> {
 
-        @Override
-        public boolean isValid(String value, ConstraintValidatorContext context) {
+        /**
+         * What is wrong with {@code value} as plain text, naming code points and indexes only, never the value; null
+         * when nothing is. For text that arrives elsewhere than in a body, such as a query parameter.
+         */
+        public static String problem(String value) {
             String problem = StorableText.textProblem(value);
-            if (problem == null) {
-                for (int i = 0; value != null && i < value.length(); i++) {
-                    if (Character.isISOControl(value.charAt(i))) {
-                        problem = "contains the control character U+%04X at index %d; send one line of text without them"
-                                .formatted((int) value.charAt(i), i);
-                        break;
-                    }
+            for (int i = 0; problem == null && value != null && i < value.length(); i++) {
+                if (Character.isISOControl(value.charAt(i))) {
+                    problem = "contains the control character U+%04X at index %d; send one line of text without them"
+                            .formatted((int) value.charAt(i), i);
                 }
             }
+            return problem;
+        }
+
+        @Override
+        public boolean isValid(String value, ConstraintValidatorContext context) {
+            String problem = problem(value);
             if (problem == null) {
                 return true;
             }

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.assignment.CaseLists;
@@ -11,12 +13,14 @@ import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.http.ListPaging;
+import org.caseassignments.api.http.OpaqueCursor;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.http.Responses;
 import org.caseassignments.api.idempotency.Idempotency;
 import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
+import org.caseassignments.api.policy.FosterHomeReads;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
@@ -45,9 +49,12 @@ class PlacementController {
     private final Idempotency idempotency;
     private final ListPaging paging;
     private final CaseLists lists;
+    private final FosterHomeReads homes;
 
     PlacementController(Placements placements, PolicyEngine policy, GuardedCreate creates, GuardedUpdate updates,
-                        EntityTags etags, Idempotency idempotency, ListPaging paging, CaseLists lists) {
+                        EntityTags etags, Idempotency idempotency, ListPaging paging, CaseLists lists,
+                        FosterHomeReads homes) {
+        this.homes = homes;
         this.paging = paging;
         this.lists = lists;
         this.idempotency = idempotency;
@@ -111,6 +118,34 @@ class PlacementController {
                 PlacementStatus.PROPOSED, assignment.jurisdiction()));
         ListPage.Query query = paging.query("placements", caseId, limit, cursor);
         return paging.page(query, placements.listByCase(caseId, query),
+                placement -> new ListPage.Position(placement.createdAt(), placement.id()),
+                placement -> policy.allows(caller, Action.READ, placement.resource()),
+                placement -> PlacementResponse.of(placement, etag(placement)));
+    }
+
+    /**
+     * The placements in a foster home the caller may read, in creation order, each with its ETag: who lives there (its
+     * ACTIVE placements), who was proposed or lived there. The home is decided first as its single read is (a home of
+     * another jurisdiction is its empty 403); then each placement as its own read is, so a placement of a case of
+     * another jurisdiction (a case that moved, decision 43) is left out (decision 45).
+     *
+     * @param status only placements of this status
+     * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
+     * @param cursor the {@code next_cursor} of the previous page, with the same status
+     */
+    @Operation(summary = "List the placements in a foster home the caller may read")
+    @GetMapping("/foster-homes/{id}/placements")
+    ListPage<PlacementResponse> listByHome(Caller caller, @PathVariable UUID id,
+            @Parameter(description = "Only placements of this status; 400 VALIDATION_FAILED for any other value",
+                    schema = @Schema(implementation = PlacementStatus.class))
+            @RequestParam(name = "status", required = false) String status,
+            @RequestParam(name = "limit", required = false) Integer limit,
+            @RequestParam(name = "cursor", required = false) String cursor) {
+        PlacementStatus only = ListPaging.oneOf("status", status, PlacementStatus.class);
+        homes.requireReadable(caller, id);
+        ListPage.Query query = paging.query(OpaqueCursor.scope("foster-home-placements", caller.jurisdiction(), id,
+                only), limit, cursor);
+        return paging.page(query, placements.listByHome(id, only, query),
                 placement -> new ListPage.Position(placement.createdAt(), placement.id()),
                 placement -> policy.allows(caller, Action.READ, placement.resource()),
                 placement -> PlacementResponse.of(placement, etag(placement)));

@@ -38,6 +38,13 @@ class Placements {
     /** A page of a case's list; the index on {@code case_id} finds the case's rows. */
     private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ?";
 
+    /**
+     * A page of a home's list, of every jurisdiction's cases (the caller's reads decide which are shown); the index on
+     * {@code (foster_home_id, created_at, id)} (V16) walks them in list order.
+     */
+    private static final String LIST_BY_HOME = "SELECT " + COLUMNS + " FROM placements WHERE foster_home_id = ?";
+    private static final String WITH_STATUS = " AND status = ?";
+
     private static final String INSERT = """
             INSERT INTO placements (id, case_id, status, foster_home_id, start_date, end_date,
                                     assigned_worker_sub, supervisor_sub, assignment_revision, created_by)
@@ -78,6 +85,12 @@ class Placements {
 
     List<Placement> listByCase(UUID caseId, ListPage.Query query) {
         return query.read(jdbc, LIST_BY_CASE, Placements::map, caseId);
+    }
+
+    /** @param status only placements of this status; null for all */
+    List<Placement> listByHome(UUID fosterHomeId, PlacementStatus status, ListPage.Query query) {
+        return status == null ? query.read(jdbc, LIST_BY_HOME, Placements::map, fosterHomeId)
+                : query.read(jdbc, LIST_BY_HOME + WITH_STATUS, Placements::map, fosterHomeId, status.name());
     }
 
     boolean fosterHomeExists(UUID fosterHomeId, String jurisdiction) {

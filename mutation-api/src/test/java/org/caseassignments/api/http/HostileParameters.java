@@ -12,15 +12,16 @@ import org.caseassignments.api.testsupport.TestTokens;
 
 /**
  * Draws requests to the operations that take the read-your-writes, history, paging and tracing inputs
- * ({@code min_revision}, {@code wait}, {@code as_of}, {@code as_of_revision}, {@code cursor}, {@code limit},
- * {@code Prefer}, {@code Min-Assignment-Revision}, {@code traceparent}), each input absent, well formed or hostile,
+ * ({@code min_revision}, {@code wait}, {@code as_of}, {@code as_of_revision}, {@code cursor}, {@code limit}, the
+ * roster's filters {@code license_status}, {@code admin_unit}, {@code min_room} and {@code status}, {@code Prefer}, {@code Min-Assignment-Revision}, {@code traceparent}), each input absent, well formed or hostile,
  * as callers of every kind send them: the case's worker, a stranger, another jurisdiction, no role, no token.
  * Waits are drawn short (a few milliseconds) or far beyond {@code api.assignment.max-wait}, so no draw waits long.
  */
 final class HostileParameters {
 
     /** The cases and rows drawn from; {@code cursors} are next-page cursors the service itself answered. */
-    record Fixtures(UUID caseId, UUID foreignCase, List<UUID> placements, List<UUID> options, List<String> cursors) {
+    record Fixtures(UUID caseId, UUID foreignCase, UUID home, UUID foreignHome, List<UUID> placements,
+                    List<UUID> options, List<String> cursors) {
     }
 
     private static final String[] REVISIONS = {"0", "1", "2", "-1", "9223372036854775807", "9223372036854775808",
@@ -46,6 +47,12 @@ final class HostileParameters {
             "00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01", "00-4bf92f3577b34da6a3ce929d0e0e47-00f067aa0ba902b7-01",
             "00-gggggggggggggggggggggggggggggggg-00f067aa0ba902b7-01", "", "garbage", "00--", "-".repeat(55),
             "00-" + "a".repeat(300) + "-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01, x"};
+    private static final String[] LICENSE_STATUSES = {"ACTIVE", "PENDING", "SUSPENDED", "REVOKED", "LICENSED",
+            "active", "", "%00", "ACTIVE%00", "ACTIVE,PENDING", "%20ACTIVE"};
+    private static final String[] ADMIN_UNITS = {"unit-1", "unit-2", "", "%20", "%00", "unit%0A1", "%ED%A0%80",
+            "u".repeat(100), "u".repeat(101), "%25", "'%20OR%201=1--"};
+    private static final String[] PLACEMENT_STATUSES = {"ACTIVE", "PROPOSED", "ENDED", "CANCELLED", "LIVE", "active",
+            "", "%00"};
     private static final String[] CURSOR_JUNK = {"", "%00", "A".repeat(300), "Li4", "LTkyMjMzNzIwMzY4NTQ3NzU4MDg6MQ",
             "%2F..%2F", "====", "a%2Bb%2Fc", UUID.randomUUID().toString(), "%ff%fe", "eyJhbGciOiJub25lIn0"};
 
@@ -68,15 +75,39 @@ final class HostileParameters {
         }
         maybe(0.4, () -> headers.add("traceparent: " + pick(TRACE_PARENTS)));
         maybe(0.05, () -> headers.add("traceparent: " + pick(TRACE_PARENTS)));
-        return switch (random.nextInt(6)) {
+        return switch (random.nextInt(8)) {
             case 0, 1 -> new Generated("GET", "/cases/" + caseId() + "/assignment" + query(assignmentQuery()), headers,
                     new byte[0]);
             case 2 -> new Generated("GET", "/cases/" + caseId() + "/assignment/history" + query(pageQuery()), headers,
                     new byte[0]);
             case 3 -> new Generated("GET", "/cases/" + caseId() + pick(new String[] {"/placements", "/kinship-options"})
                     + query(pageQuery()), headers, new byte[0]);
+            case 4 -> new Generated("GET", "/foster-homes" + query(rosterQuery()), headers, new byte[0]);
+            case 5 -> new Generated("GET", "/foster-homes/" + homeId() + "/placements" + query(homePlacementsQuery()),
+                    headers, new byte[0]);
             default -> write(headers);
         };
+    }
+
+    private List<String> rosterQuery() {
+        List<String> query = pageQuery();
+        maybe(0.4, () -> query.add("license_status=" + pick(LICENSE_STATUSES)));
+        maybe(0.4, () -> query.add("admin_unit=" + pick(ADMIN_UNITS)));
+        maybe(0.4, () -> query.add("min_room=" + pick(LIMITS)));
+        return query;
+    }
+
+    private List<String> homePlacementsQuery() {
+        List<String> query = pageQuery();
+        maybe(0.5, () -> query.add("status=" + pick(PLACEMENT_STATUSES)));
+        return query;
+    }
+
+    /** Mostly the fixture home; also another jurisdiction's, one that does not exist, and a malformed id. */
+    private String homeId() {
+        int roll = random.nextInt(10);
+        return roll < 6 ? fixtures.home().toString() : roll < 8 ? fixtures.foreignHome().toString()
+                : roll < 9 ? UUID.randomUUID().toString() : pick(new String[] {"x", "%00", "00000000-0000-0000-0000-00000000000g"});
     }
 
     private List<String> assignmentQuery() {

@@ -138,32 +138,37 @@ class HttpFuzzIntegrationTests {
 
     /**
      * A case of the tokens' jurisdiction with three placements and three kinship options (so a page of one has a
-     * next one) and history, another jurisdiction's case, and the next-page cursors the service answers for them.
+     * next one) and history, another jurisdiction's case, foster homes of both (the placements in one of the tokens'),
+     * and the next-page cursors the service answers for their lists.
      */
     private HostileParameters.Fixtures hostileFixtures() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-2", 2)
                 .withJurisdiction(Cases.JURISDICTION)));
         UUID foreign = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
+        UUID home = Rows.fosterHome().capacity(null).insert(jdbc);
+        UUID foreignHome = Rows.fosterHome().jurisdiction("texas").insert(jdbc);
         List<UUID> placements = new ArrayList<>();
         List<UUID> options = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            placements.add(Rows.placement(caseId).worker("w-1").supervisor("s-2").revision(2).insert(jdbc));
+            Rows.fosterHome().insert(jdbc);
+            placements.add(Rows.placement(caseId).worker("w-1").supervisor("s-2").revision(2).in(home).insert(jdbc));
             options.add(Rows.kinshipOption(caseId).worker("w-1").supervisor("s-2").revision(2).insert(jdbc));
             Rows.placement(foreign).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         }
         RawHttp http = new RawHttp(port);
         String admin = TestTokens.admin("a-1").token();
         List<String> cursors = new ArrayList<>();
-        for (String list : List.of("/placements", "/kinship-options", "/assignment/history")) {
-            RawHttp.Answer page = http.send("GET /cases/" + caseId + list + "?limit=1 HTTP/1.1\r\nAuthorization: Bearer " + admin);
+        for (String list : List.of("/cases/" + caseId + "/placements", "/cases/" + caseId + "/kinship-options",
+                "/cases/" + caseId + "/assignment/history", "/foster-homes", "/foster-homes/" + home + "/placements")) {
+            RawHttp.Answer page = http.send("GET " + list + "?limit=1 HTTP/1.1\r\nAuthorization: Bearer " + admin);
             String next = page.status() == 200 ? JSON.readTree(page.body()).path("next_cursor").asString("") : "";
             if (!next.isEmpty()) {
                 cursors.add(next);
             }
         }
         assertThat(cursors).as("the lists answer next-page cursors to draw from").isNotEmpty();
-        return new HostileParameters.Fixtures(caseId, foreign, placements, options, cursors);
+        return new HostileParameters.Fixtures(caseId, foreign, home, foreignHome, placements, options, cursors);
     }
 
     private static void check(RawHttp.Answer answer, Generated request, Set<String> codes, String context) {
@@ -279,7 +284,8 @@ class HttpFuzzIntegrationTests {
                 "-5000-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
                 "%2B999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z", cursor(Long.MIN_VALUE, 1),
                 cursor(Long.MAX_VALUE, Long.MAX_VALUE), cursor(0, -1), cursor(-62_135_596_800_000_001L, 1), "Li4",
-                "LTkyMjMzNzIwMzY4NTQ3NzU4MDg6MQ", "%2F..%2F", UUID.randomUUID().toString(), "ZZZZZZZZ-0000-0000-0000-000000000000"};
+                "LTkyMjMzNzIwMzY4NTQ3NzU4MDg6MQ", "%2F..%2F", UUID.randomUUID().toString(), "ZZZZZZZZ-0000-0000-0000-000000000000",
+                "ACTIVE", "PROPOSED", "active", "unit-1"};
         /** Claim values, as Java values a token can carry: text (the hostile strings), lists, numbers, objects. */
         private static final String[] CLAIMS = {"sub", "roles", "admin_units", "jurisdiction"};
 
@@ -335,6 +341,13 @@ class HttpFuzzIntegrationTests {
                     () -> "/kinship-options/" + id(fixtures.option()),
                     () -> "/foster-homes/" + id(fixtures.home()),
                     () -> "/foster-homes",
+                    () -> "/foster-homes?" + pick(new String[] {"license_status=ACTIVE", "license_status=LICENSED",
+                            "admin_unit=unit-1", "admin_unit=%00", "admin_unit=" + "u".repeat(300), "min_room=1",
+                            "min_room=0", "min_room=2147483648", "license_status=ACTIVE&min_room=1&limit=1",
+                            "cursor=" + "A".repeat(300)}),
+                    () -> "/foster-homes/" + id(fixtures.home()) + "/placements",
+                    () -> "/foster-homes/" + id(fixtures.home()) + "/placements?" + pick(new String[] {"status=ACTIVE",
+                            "status=active", "status=", "status=%00", "limit=1", "limit=0", "cursor=%00"}),
                     () -> "/cases/" + id(fixtures.caseId()) + "/placements",
                     () -> "/cases/" + id(fixtures.caseId()) + "/kinship-options",
                     () -> "/cases/" + id(fixtures.caseId()) + "/assignment",

@@ -166,6 +166,21 @@ class OpenApiContractIntegrationTests {
                 .status("ACTIVE").insert(jdbc);
         record(op, refusedBy("CAPACITY_BELOW_OCCUPANCY",
                 send("PATCH /foster-homes/" + occupied, admin, TestETags.fosterHome(occupied, 1, 1), "{\"capacity\": 0}")));
+
+        op = "GET /foster-homes";
+        record(op, send("GET /foster-homes?license_status=ACTIVE&min_room=1&limit=1", admin, null, null));
+        record(op, send("GET /foster-homes?license_status=LICENSED", admin, null, null));
+        record(op, send("GET /foster-homes?admin_unit=u%00", admin, null, null));
+        record(op, raw("GET /foster-homes", admin, "Accept: text/html", null));
+        record(op, send("GET /foster-homes", null, null, null));
+
+        UUID texan = Rows.fosterHome().jurisdiction("texas").insert(jdbc);
+        op = "GET /foster-homes/{id}/placements";
+        record(op, send("GET /foster-homes/" + occupied + "/placements?status=ACTIVE", admin, null, null));
+        record(op, send("GET /foster-homes/" + occupied + "/placements?status=LIVE", admin, null, null));
+        record(op, send("GET /foster-homes/" + texan + "/placements", admin, null, null));
+        record(op, send("GET /foster-homes/" + UUID.randomUUID() + "/placements", admin, null, null));
+        record(op, send("GET /foster-homes/" + occupied + "/placements", null, null, null));
     }
 
     private void exercisePlacements() {

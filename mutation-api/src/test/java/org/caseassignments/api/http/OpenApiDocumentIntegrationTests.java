@@ -53,7 +53,7 @@ class OpenApiDocumentIntegrationTests {
                 .filter(operation -> METHODS.contains(operation.getKey()))
                 .filter(operation -> operation.getValue().path("summary").asString("").isBlank())
                 .forEach(operation -> withoutSummary.add(operation.getKey().toUpperCase() + " " + path.getKey())));
-        assertThat(openApi.path("paths").size()).as("paths").isEqualTo(9);
+        assertThat(openApi.path("paths").size()).as("paths").isEqualTo(10);
         assertThat(withoutSummary).as("operations without a summary").isEmpty();
         assertThat(openApi.path("info").path("license").path("name").asString(null)).isEqualTo("Apache-2.0");
         assertThat(openApi.path("info").path("license").path("url").asString(null))
@@ -66,7 +66,8 @@ class OpenApiDocumentIntegrationTests {
     void shouldDocumentEachListsLimitUpToTheConfiguredMaximumAndItsCursor() {
         JsonNode paths = new ApiClient(port).get("/v3/api-docs", null).json().path("paths");
 
-        for (String list : List.of("/cases/{caseId}/placements", "/cases/{caseId}/kinship-options")) {
+        for (String list : List.of("/cases/{caseId}/placements", "/cases/{caseId}/kinship-options", "/foster-homes",
+                "/foster-homes/{id}/placements")) {
             JsonNode limit = queryParameter(paths.path(list).path("get"), "limit");
             assertThat(limit.path("description").asString("")).as(list).contains("1 to api.lists.max-page-size (37)");
             assertThat(limit.path("required").asBoolean(false)).as(list).isFalse();
@@ -79,6 +80,20 @@ class OpenApiDocumentIntegrationTests {
             assertThat(cursor.path("description").asString("")).as(list).contains("next_cursor");
             assertThat(cursor.path("schema").path("type").asString(null)).as(list).isEqualTo("string");
         }
+    }
+
+    @Test
+    void shouldDocumentTheRostersFiltersWithTheValuesTheyTake() {
+        JsonNode paths = new ApiClient(port).get("/v3/api-docs", null).json().path("paths");
+        JsonNode roster = paths.path("/foster-homes").path("get");
+        JsonNode homePlacements = paths.path("/foster-homes/{id}/placements").path("get");
+
+        assertThat(queryParameter(roster, "license_status").path("schema").path("enum").valueStream()
+                .map(JsonNode::asString).toList()).containsExactly("PENDING", "ACTIVE", "SUSPENDED", "REVOKED");
+        assertThat(queryParameter(roster, "admin_unit").path("description").asString("")).contains("100 characters");
+        assertThat(queryParameter(roster, "min_room").path("schema").path("minimum").asInt()).isEqualTo(1);
+        assertThat(queryParameter(homePlacements, "status").path("schema").path("enum").valueStream()
+                .map(JsonNode::asString).toList()).containsExactly("PROPOSED", "ACTIVE", "ENDED", "CANCELLED");
     }
 
     private static JsonNode queryParameter(JsonNode operation, String name) {
