@@ -88,14 +88,14 @@ class PatchSemanticsIntegrationTests {
     @Test
     void shouldRefuseEndingAnEndedPlacementWithoutANewVersion() {
         UUID placement = placement();
-        jdbc.update("UPDATE placements SET status = 'ENDED' WHERE id = ?", placement);
+        jdbc.update("UPDATE placements SET status = 'ENDED' WHERE id = ?", placement); // version 2, by the database
 
-        Reply reply = api.patch("/placements/" + placement, admin, TestETags.placement(placement, 1),
+        Reply reply = api.patch("/placements/" + placement, admin, TestETags.placement(placement, 2),
                 "{\"status\": \"ENDED\"}");
 
         assertChangesNothing(reply);
-        assertThat(rowVersion("placements", placement)).isEqualTo(1);
-        assertThat(api.get("/placements/" + placement, admin).etag()).isEqualTo(TestETags.placement(placement, 1));
+        assertThat(rowVersion("placements", placement)).isEqualTo(2);
+        assertThat(api.get("/placements/" + placement, admin).etag()).isEqualTo(TestETags.placement(placement, 2));
     }
 
     @Test

@@ -1,0 +1,207 @@
+package org.caseassignments.api.fosterhome;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.caseassignments.api.MutationApiApplication;
+import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.KeepAliveHttp;
+import org.caseassignments.api.testsupport.TestApplication;
+import org.caseassignments.api.testsupport.TestTokens;
+import org.caseassignments.testkit.Rows;
+import org.caseassignments.testkit.TestDatabase;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * PATCHes of one foster home (renames, one client, each with the tag its last answer gave) while
+ * {@code bench.creators} (8) clients create PROPOSED placements naming that home, each on a case of its own: the
+ * creates' latencies show whether an insert's foreign-key check ({@code FOR KEY SHARE} on the home) waits for the
+ * PATCH's row lock (ADR-060 D7: it must not), and the PATCHes per second, with the occupancy gate's triggers
+ * ({@code foster_homes_capacity_gate}, {@code placements_home_gate}) enabled and disabled in this run's own database,
+ * what the gate costs the PATCH. Rounds alternate the order of the two arms; round 1 runs after a warm-up of
+ * {@code bench.warmup} seconds. Opt-in, not part of the build; the command and the results are in BENCHMARKS.md.
+ * System properties: {@code bench.creators} (8), {@code bench.seconds} (10 per arm and round),
+ * {@code bench.warmup} (20), {@code bench.rounds} (3).
+ */
+public final class HomePatchUnderCreatesPerformance {
+
+    private static final int CREATORS = Integer.getInteger("bench.creators", 8);
+    private static final Duration RUN = Duration.ofSeconds(Long.getLong("bench.seconds", 10));
+    private static final Duration WARMUP = Duration.ofSeconds(Long.getLong("bench.warmup", 20));
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
+    /** Numbers the renames across arms, so that no PATCH repeats the name the last arm left (a 400: it changes nothing). */
+    private static final AtomicLong RENAMES = new AtomicLong();
+    private static final String[] GATE = {
+            "ALTER TABLE foster_homes %s TRIGGER foster_homes_capacity_gate",
+            "ALTER TABLE placements %s TRIGGER placements_home_gate"};
+
+    /** One arm of one round: the PATCHes' and the creates' latencies in microseconds and their outcomes. */
+    record Arm(String name, Duration elapsed, long[] patches, long[] creates, Map<String, Long> outcomes) {
+
+        double patchesPerSecond() {
+            return patches.length / (elapsed.toNanos() / 1e9);
+        }
+
+        static double millis(long[] micros, double p) {
+            long[] sorted = micros.clone();
+            Arrays.sort(sorted);
+            return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] / 1000.0;
+        }
+
+        @Override
+        public String toString() {
+            return "| %s | %.0f | %.2f | %.2f | %d | %.0f | %.2f | %.2f | %s |".formatted(name, patchesPerSecond(),
+                    millis(patches, 0.5), millis(patches, 0.99), creates.length,
+                    creates.length / (elapsed.toNanos() / 1e9), millis(creates, 0.5), millis(creates, 0.99), outcomes);
+        }
+    }
+
+    private HomePatchUnderCreatesPerformance() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TestDatabase db = TestDatabase.migrated();
+        JdbcTemplate jdbc = db.jdbc();
+        UUID home = Rows.fosterHome().capacity(null).insert(jdbc);
+        List<UUID> cases = new ArrayList<>();
+        for (int i = 0; i < CREATORS; i++) {
+            cases.add(Cases.assignedTo(jdbc, "w-1", "s-1", 1));
+        }
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MutationApiApplication.class)
+                .run(TestApplication.arguments(db, "--spring.datasource.hikari.maximum-pool-size=" + (CREATORS + 3)))) {
+            int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+            System.out.println("PostgreSQL: " + jdbc.queryForObject("SELECT version()", String.class));
+            System.out.println("JVM: " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
+            System.out.println("Load average at start: " + Files.readString(Path.of("/proc/loadavg")).strip());
+            run("warm-up", WARMUP, port, home, cases);
+            List<Arm> arms = new ArrayList<>();
+            double[] patches = new double[2];
+            for (int round = 1; round <= ROUNDS; round++) {
+                for (boolean gate : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    for (String statement : GATE) {
+                        jdbc.execute(statement.formatted(gate ? "ENABLE" : "DISABLE"));
+                    }
+                    Arm arm = run("gate " + (gate ? "on" : "off") + ", round " + round, RUN, port, home, cases);
+                    arms.add(arm);
+                    patches[gate ? 0 : 1] += arm.patches().length;
+                }
+            }
+            System.out.println("Load average at end: " + Files.readString(Path.of("/proc/loadavg")).strip());
+            System.out.println();
+            System.out.println("| arm | PATCH/s | PATCH p50 ms | PATCH p99 ms | creates | creates/s | create p50 ms | "
+                    + "create p99 ms | outcomes |");
+            System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+            arms.forEach(System.out::println);
+            System.out.printf("%nGate on / off, all rounds: %.0f / %.0f PATCHes (gate's cost %.1f %%)%n", patches[0],
+                    patches[1], (1 - patches[0] / patches[1]) * 100);
+            long[] gatedCreates = arms.stream().filter(arm -> arm.name().startsWith("gate on"))
+                    .flatMapToLong(arm -> Arrays.stream(arm.creates())).toArray();
+            System.out.printf("Creates with the gate, all rounds: p50 %.2f ms, p99 %.2f ms%n",
+                    Arm.millis(gatedCreates, 0.5), Arm.millis(gatedCreates, 0.99));
+        }
+        System.exit(0);
+    }
+
+    /** One PATCH client and {@link #CREATORS} create clients, each on its own connection, for {@code length}. */
+    private static Arm run(String name, Duration length, int port, UUID home, List<UUID> cases)
+            throws InterruptedException {
+        String token = TestTokens.admin("a-1").token();
+        long deadline = System.nanoTime() + length.toNanos();
+        Map<String, Long> outcomes = new ConcurrentHashMap<>();
+        List<long[]> creates = new ArrayList<>();
+        AtomicReference<long[]> patches = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(CREATORS + 1);
+        long start = System.nanoTime();
+        for (int c = 0; c < CREATORS; c++) {
+            UUID caseId = cases.get(c);
+            int index = c;
+            synchronized (creates) {
+                creates.add(new long[0]);
+            }
+            new Thread(() -> {
+                try {
+                    long[] mine = loop(port, deadline, outcomes, http -> http.exchange("POST",
+                            "/cases/" + caseId + "/placements", token, Map.of(),
+                            "{\"foster_home_id\": \"" + home + "\"}"), "create ");
+                    synchronized (creates) {
+                        creates.set(index, mine);
+                    }
+                } finally {
+                    done.countDown();
+                }
+            }, "create-" + c).start();
+        }
+        AtomicReference<String> etag = new AtomicReference<>();
+        new Thread(() -> {
+            try {
+                patches.set(loop(port, deadline, outcomes, http -> {
+                    if (etag.get() == null) {
+                        etag.set(http.exchange("GET", "/foster-homes/" + home, token, Map.of(), null).header("etag"));
+                    }
+                    KeepAliveHttp.Response answer = http.exchange("PATCH", "/foster-homes/" + home, token,
+                            Map.of("If-Match", etag.get()), "{\"name\": \"Maple House " + RENAMES.incrementAndGet() + "\"}");
+                    etag.set(answer.status() == 200 ? answer.header("etag") : null);
+                    return answer;
+                }, "patch "));
+            } finally {
+                done.countDown();
+            }
+        }, "patch").start();
+        done.await();
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        Arm arm = new Arm(name, elapsed, patches.get(), creates.stream().flatMapToLong(Arrays::stream).toArray(),
+                new TreeMap<>(outcomes));
+        System.out.println(arm);
+        return arm;
+    }
+
+    private interface Exchange {
+        KeepAliveHttp.Response answer(KeepAliveHttp http) throws Exception;
+    }
+
+    /** Sends {@code exchange} until the deadline over one kept-alive connection; the latencies in microseconds. */
+    private static long[] loop(int port, long deadline, Map<String, Long> outcomes, Exchange exchange, String kind) {
+        long[] latencies = new long[1024];
+        int count = 0;
+        KeepAliveHttp http = KeepAliveHttp.open(port);
+        try {
+            while (System.nanoTime() < deadline) {
+                long t0 = System.nanoTime();
+                String outcome;
+                try {
+                    KeepAliveHttp.Response answer = exchange.answer(http);
+                    outcome = kind + answer.status();
+                    if (answer.closes()) {
+                        http.close();
+                        http = KeepAliveHttp.open(port);
+                    }
+                } catch (Exception e) {
+                    outcome = kind + e.getClass().getSimpleName();
+                    http.close();
+                    http = KeepAliveHttp.open(port);
+                }
+                if (count == latencies.length) {
+                    latencies = Arrays.copyOf(latencies, count * 2);
+                }
+                latencies[count++] = (System.nanoTime() - t0) / 1000;
+                outcomes.merge(outcome, 1L, Long::sum);
+            }
+            return Arrays.copyOf(latencies, count);
+        } finally {
+            http.close();
+        }
+    }
+}
