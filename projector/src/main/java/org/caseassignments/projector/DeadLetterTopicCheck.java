@@ -13,7 +13,6 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.KafkaAdmin;
 
 /**
@@ -23,15 +22,13 @@ import org.springframework.kafka.core.KafkaAdmin;
  * were created and before Kafka Streams starts (a lower phase). A broker that will not describe the topic
  * (for example, for want of an ACL) is logged, not fatal.
  */
-final class DeadLetterTopicCheck implements SmartLifecycle {
+final class DeadLetterTopicCheck extends BeforeStreamsStart {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterTopicCheck.class);
 
     private final KafkaAdmin kafkaAdmin;
     private final String topic;
     private final int maxMessageBytes;
-    private volatile boolean running;
-
     DeadLetterTopicCheck(KafkaAdmin kafkaAdmin, String topic, int maxMessageBytes) {
         this.kafkaAdmin = kafkaAdmin;
         this.topic = topic;
@@ -39,7 +36,7 @@ final class DeadLetterTopicCheck implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
+    protected void run() {
         Integer takes = topicLimit();
         if (takes != null && takes < maxMessageBytes) {
             throw new IllegalStateException("The dead-letter topic " + topic + " takes records up to " + takes
@@ -47,7 +44,6 @@ final class DeadLetterTopicCheck implements SmartLifecycle {
                     + "), the size a dead letter is cut to: raise the topic's max.message.bytes to at least "
                     + maxMessageBytes + " or lower CASE_EVENTS_MAX_MESSAGE_BYTES to " + takes);
         }
-        running = true;
     }
 
     private Integer topicLimit() {
@@ -64,21 +60,5 @@ final class DeadLetterTopicCheck implements SmartLifecycle {
             Thread.currentThread().interrupt();
             return null;
         }
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the Kafka Streams factory bean (its phase is {@code Integer.MAX_VALUE - 1000}). */
-    @Override
-    public int getPhase() {
-        return Integer.MAX_VALUE - 2000;
     }
 }

@@ -88,9 +88,18 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param maxCommitDelay readiness is DOWN while a task holds events it has not committed for longer than this
      * @param maxStall       readiness is DOWN while an input partition this instance reads has input beyond its
      *                       committed offset and that offset has not moved for longer than this
+     * @param maxWrite       liveness is DOWN while a stream thread has been in one attempt at writing a batch for
+     *                       longer than this (keep it above the connections' {@code socketTimeout}, which ends such
+     *                       an attempt first when the socket went silent, and above {@code sink.retry.max-interval})
+     * @param maxRestarts    liveness is DOWN while stream threads were replaced after a failure more than this many
+     *                       times within {@code restartWindow}
+     * @param restartWindow  the window {@code maxRestarts} counts in
      */
     public record Health(@DefaultValue("2m") Duration maxCommitDelay,
-                         @DefaultValue("2m") Duration maxStall) {
+                         @DefaultValue("2m") Duration maxStall,
+                         @DefaultValue("10m") Duration maxWrite,
+                         @DefaultValue("5") int maxRestarts,
+                         @DefaultValue("10m") Duration restartWindow) {
     }
 
     /** Exponential backoff between attempts to apply a failed batch; it never gives up. */

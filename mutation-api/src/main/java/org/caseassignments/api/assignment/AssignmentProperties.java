@@ -27,10 +27,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                                     cannot be authorized (no jurisdiction) ({@code
  *                                     API_ASSIGNMENT_UNKNOWN_CASE_WAITERS_PER_SUBJECT}); one more is answered at once
  *                                     as behind, without waiting
- * @param listenerTimeout              the socket and connect timeout of the connection that listens for the
- *                                     projector's commits, when the pool's settings name none
- *                                     ({@code API_ASSIGNMENT_LISTENER_TIMEOUT}): how long a hung listener goes
- *                                     unnoticed
+ * @param listenerTimeout              the socket timeout of the connection that listens for the projector's
+ *                                     commits, whatever the pool's, and its connect timeout when the pool's settings
+ *                                     name none ({@code API_ASSIGNMENT_LISTENER_TIMEOUT}): how long a hung listener
+ *                                     goes unnoticed
  */
 @ConfigurationProperties("api.assignment")
 public record AssignmentProperties(@DefaultValue("10s") Duration maxWait,

@@ -14,9 +14,11 @@ import org.springframework.stereotype.Component;
 /**
  * The listener's connection, opened with the pool's settings but outside it, so that listening never takes one of
  * the pool's: the pool's URL, credentials and data-source properties (TLS, timeouts, application name, everything
- * {@code spring.datasource.hikari.data-source-properties} sets) and its init SQL. A socket, connect and login timeout
- * of {@code api.assignment.listener-timeout} is added where the pool's settings name none, so a connection that hangs
- * is noticed. A data source that is not Hikari's lends one of its own connections.
+ * {@code spring.datasource.hikari.data-source-properties} sets: TLS, keepalives, server options) and its init SQL.
+ * Its socket timeout is always {@code api.assignment.listener-timeout}, whatever the pool's (which lets a long
+ * statement run), so the probe of a connection that went silent fails within it; a connect and login timeout of the
+ * same length is added where the pool's settings name none. A data source that is not Hikari's lends one of its own
+ * connections.
  */
 @Component
 class ListenerConnections implements ProjectionListener.Connections {
@@ -53,7 +55,8 @@ class ListenerConnections implements ProjectionListener.Connections {
         if (hikari.getPassword() != null) {
             settings.setProperty("password", hikari.getPassword());
         }
-        settings.putIfAbsent("socketTimeout", timeoutSeconds);
+        // its own, whatever the pool's (which may let a long statement run): the probe's answer is due at once
+        settings.setProperty("socketTimeout", timeoutSeconds);
         settings.putIfAbsent("connectTimeout", timeoutSeconds);
         settings.putIfAbsent("loginTimeout", timeoutSeconds);
         settings.putIfAbsent("ApplicationName", "case-assignments projection listener");

@@ -14,7 +14,10 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.ExponentialBackOff;
 
-/** The PostgreSQL stage's pieces that the Streams topology uses: the batch writer, and the health of both. */
+/**
+ * The PostgreSQL stage's pieces that the Streams topology uses: the batch writer, and the health of both (readiness:
+ * failing attempts and late commits; liveness: an attempt that never ends).
+ */
 @Configuration(proxyBeanMethods = false)
 public class SinkConfiguration {
 
@@ -34,6 +37,11 @@ public class SinkConfiguration {
     }
 
     @Bean
+    StuckWriteHealthIndicator projectionWritesHealthIndicator(ProjectorProperties properties) {
+        return new StuckWriteHealthIndicator(Clock.systemUTC(), properties.health().maxWrite());
+    }
+
+    @Bean
     Stopping projectionSinkStopping() {
         return new Stopping();
     }
@@ -45,18 +53,40 @@ public class SinkConfiguration {
      */
     @Bean
     BatchWriter projectionBatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics,
-                                      ProjectorProperties properties, SinkHealthIndicator health, Stopping stopping) {
+                                      ProjectorProperties properties, SinkHealthIndicator health,
+                                      StuckWriteHealthIndicator writes, Stopping stopping) {
         ProjectorProperties.Retry retry = properties.sink().retry();
         ExponentialBackOff backOff = new ExponentialBackOff(retry.initialInterval().toMillis(), retry.multiplier());
         backOff.setMaxInterval(retry.maxInterval().toMillis());
         backOff.setMaxElapsedTime(Long.MAX_VALUE);
         backOff.setMaxAttempts(Integer.MAX_VALUE);
-        return new BatchWriter(transaction, writer, metrics, backOff, stopping::isStopping, health);
+        BatchWriter.Attempts attempts = new BatchWriter.Attempts() {
+            @Override
+            public void failed(RuntimeException error) {
+                writes.attemptFailed();
+                health.failed(error);
+            }
+
+            @Override
+            public void written(int events) {
+                health.written(events);
+            }
+        };
+        return new BatchWriter(transaction, writer, metrics, backOff, stopping::isStopping, attempts);
     }
 
+    /** Writes each batch through the batch writer, timing each attempt for liveness. */
     @Bean
-    PendingAssignments.Flusher projectionFlusher(BatchWriter writer) {
-        return PendingAssignments.Flusher.through(writer);
+    PendingAssignments.Flusher projectionFlusher(BatchWriter writer, StuckWriteHealthIndicator writes) {
+        PendingAssignments.Flusher through = PendingAssignments.Flusher.through(writer);
+        return (pending, setAside, events) -> {
+            writes.began();
+            try {
+                return through.apply(pending, setAside, events);
+            } finally {
+                writes.ended();
+            }
+        };
     }
 
     /**

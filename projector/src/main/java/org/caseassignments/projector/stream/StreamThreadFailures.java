@@ -1,14 +1,18 @@
 package org.caseassignments.projector.stream;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The stream threads Kafka Streams replaced after an uncaught failure: counted
- * ({@code case_assignments.stream_threads.replaced}) and the last one kept, for the reason readiness gives.
+ * ({@code case_assignments.stream_threads.replaced}), the last one kept, for the reason readiness gives, and the times of
+ * the recent ones, for liveness ({@link #within}).
  */
 final class StreamThreadFailures {
 
@@ -17,6 +21,7 @@ final class StreamThreadFailures {
 
     private final Counter replaced;
     private final Clock clock;
+    private final Deque<Instant> recent = new ArrayDeque<>();
     private volatile Failure last;
 
     StreamThreadFailures(MeterRegistry registry, Clock clock) {
@@ -32,8 +37,29 @@ final class StreamThreadFailures {
         while (cause.getCause() != null && cause.getCause() != cause) {
             cause = cause.getCause();
         }
-        last = new Failure(clock.instant(), Thread.currentThread().getName(),
+        Instant now = clock.instant();
+        last = new Failure(now, Thread.currentThread().getName(),
                 cause.getClass().getSimpleName() + ": " + cause.getMessage());
+        synchronized (recent) {
+            recent.addLast(now);
+        }
+    }
+
+    /** Replacements in the last {@code window}; older ones are forgotten. */
+    int within(Duration window) {
+        Instant after = clock.instant().minus(window);
+        synchronized (recent) {
+            while (!recent.isEmpty() && !recent.peekFirst().isAfter(after)) {
+                recent.removeFirst();
+            }
+            return recent.size();
+        }
+    }
+
+    /** The last failure, or nothing when no thread failed. */
+    String lastFailure() {
+        Failure failure = last;
+        return failure == null ? "none" : failure.at() + " (" + failure.thread() + "): " + failure.error();
     }
 
     long replacements() {

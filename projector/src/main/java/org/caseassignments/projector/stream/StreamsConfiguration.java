@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -45,6 +46,9 @@ class StreamsConfiguration {
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, streams.commitInterval().toMillis());
         config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streams.threads());
+        // Never jump over input: an offset below the log start stops the projector by name (InputGapHealthIndicator);
+        // a partition the group never read starts from its log start, set before the threads start (InputOffsets).
+        config.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "none");
         // Kafka Streams refuses a transaction timeout below the commit interval; a crashed instance's open
         // transaction holds up its successor for at most this long.
         config.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
@@ -87,10 +91,24 @@ class StreamsConfiguration {
     }
 
     @Bean
-    StreamsBuilderFactoryBeanConfigurer streamsLifecycle(StreamThreadFailures failures) {
+    InputOffsets inputOffsets(KafkaAdmin kafkaAdmin, ProjectorProperties properties, CaseTopics topics) {
+        return new InputOffsets(kafkaAdmin, properties.applicationId(), Set.copyOf(topics.eventTopicNames()));
+    }
+
+    @Bean
+    InputGapHealthIndicator projectionInputHealthIndicator(KafkaAdmin kafkaAdmin, MeterRegistry meters) {
+        return new InputGapHealthIndicator(kafkaAdmin, meters);
+    }
+
+    @Bean
+    StreamsBuilderFactoryBeanConfigurer streamsLifecycle(StreamThreadFailures failures, InputGapHealthIndicator gap) {
         return factoryBean -> {
             // A failed stream thread is replaced; its tasks resume from their last commit, nothing is skipped.
+            // An unusable input offset is not the thread's fault: every thread would fail on it, so the client stops.
             factoryBean.setStreamsUncaughtExceptionHandler(e -> {
+                if (gap.stopsAt(e)) {
+                    return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+                }
                 log.error("Stream thread failed; replacing it, its tasks resume from their last commit", e);
                 failures.replaced(e);
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -98,6 +116,13 @@ class StreamsConfiguration {
             // A stopping instance hands its partitions over at once instead of after the session timeout.
             factoryBean.setLeaveGroupOnClose(true);
         };
+    }
+
+    @Bean
+    StreamThreadRestartsHealthIndicator streamThreadRestartsHealthIndicator(StreamThreadFailures failures,
+                                                                            ProjectorProperties properties) {
+        return new StreamThreadRestartsHealthIndicator(failures, properties.health().maxRestarts(),
+                properties.health().restartWindow());
     }
 
     @Bean

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.testkit.TestKafka;
@@ -30,6 +31,16 @@ public final class KafkaOffsets {
                     .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot read the committed offsets of group " + groupId, e);
+        }
+    }
+
+    /** Deletes the records of partition {@code partition} of {@code topic} below {@code offset}, as retention would. */
+    public static void deleteBelow(String topic, int partition, long offset) {
+        try (Admin admin = admin()) {
+            admin.deleteRecords(Map.of(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset)))
+                    .all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot delete the records of " + topic + "-" + partition + " below " + offset, e);
         }
     }
 

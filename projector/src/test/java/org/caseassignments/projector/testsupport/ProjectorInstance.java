@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -19,6 +20,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 
@@ -91,11 +93,23 @@ public final class ProjectorInstance implements AutoCloseable {
 
     /** With {@link WebApplicationType#SERVLET}: its probes' port and its management port, as in production. */
     public static ProjectorInstance start(Map<String, String> properties, WebApplicationType web) {
+        return start(properties, web, List.of());
+    }
+
+    /** With initializers that change the application's beans (e.g. a flusher that fails on purpose). */
+    public static ProjectorInstance start(Map<String, String> properties,
+                                          List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers) {
+        return start(properties, WebApplicationType.NONE, initializers);
+    }
+
+    private static ProjectorInstance start(Map<String, String> properties, WebApplicationType web,
+                                           List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers) {
         // As command-line arguments: they override application.yml, as an operator's environment would.
         String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ProjectorApplication.class)
                 .web(web)
+                .initializers(initializers.toArray(ApplicationContextInitializer[]::new))
                 .run(arguments);
         return new ProjectorInstance(context);
     }

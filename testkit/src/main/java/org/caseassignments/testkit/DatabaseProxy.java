@@ -1,8 +1,9 @@
-package org.caseassignments.api.testsupport;
+package org.caseassignments.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -10,12 +11,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A TCP proxy in front of PostgreSQL that a test controls: it forwards every connection until told to stall new
- * ones (accepted, never answered: a server that hangs), and it can cut the connections that ran {@code LISTEN}.
+ * A TCP proxy between a service and a test's PostgreSQL, in plain Java sockets, that the test controls: it forwards
+ * every connection until told otherwise. It can stall new connections (accepted, never answered: a server that
+ * hangs), cut the connections that ran {@code LISTEN} (a network that drops them), and freeze open connections:
+ * stop forwarding in both directions without closing either side, as a half-open socket behind a dead router or a
+ * paused VM does. A frozen connection stays frozen until the proxy closes; connections opened after the freeze are
+ * forwarded.
  */
-public final class StallingProxy implements AutoCloseable {
+public final class DatabaseProxy implements AutoCloseable {
 
     private static final byte[] LISTEN = "LISTEN ".getBytes(StandardCharsets.US_ASCII);
 
@@ -24,13 +32,35 @@ public final class StallingProxy implements AutoCloseable {
         private final Socket client;
         private final Socket upstream;
         private volatile boolean listening;
+        private volatile boolean frozen;
 
         private Pair(Socket client, Socket upstream) {
             this.client = client;
             this.upstream = upstream;
         }
 
+        private synchronized void freeze() {
+            frozen = true;
+        }
+
+        /** Blocks the pump while the pair is frozen; false once it must stop. */
+        private synchronized boolean awaitThaw() {
+            while (frozen) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+
         private void close() {
+            synchronized (this) {
+                frozen = false;
+                notifyAll();
+            }
             closeQuietly(client);
             closeQuietly(upstream);
         }
@@ -39,18 +69,38 @@ public final class StallingProxy implements AutoCloseable {
     private final ServerSocket server;
     private final String targetHost;
     private final int targetPort;
+    private final String jdbcUrl;
     private final Set<Pair> pairs = ConcurrentHashMap.newKeySet();
     private final Set<Socket> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger stalled = new AtomicInteger();
     private volatile boolean stalling;
 
-    public StallingProxy(String targetHost, int targetPort) throws IOException {
+    private DatabaseProxy(String jdbcUrl) throws IOException {
+        Matcher address = Pattern.compile("//([^:/]+):(\\d+)/").matcher(jdbcUrl);
+        if (!address.find()) {
+            throw new IllegalArgumentException("no host and port in " + jdbcUrl);
+        }
+        this.targetHost = address.group(1);
+        this.targetPort = Integer.parseInt(address.group(2));
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        this.targetHost = targetHost;
-        this.targetPort = targetPort;
-        Thread acceptor = new Thread(this::accept, "stalling-proxy");
+        this.jdbcUrl = jdbcUrl.replaceFirst("//[^/]+/", "//localhost:" + server.getLocalPort() + "/");
+        Thread acceptor = new Thread(this::accept, "database-proxy");
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    /** A proxy in front of this database. */
+    public static DatabaseProxy inFrontOf(TestDatabase db) {
+        try {
+            return new DatabaseProxy(db.jdbcUrl());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The database's JDBC URL through the proxy. */
+    public String jdbcUrl() {
+        return jdbcUrl;
     }
 
     public int port() {
@@ -64,7 +114,7 @@ public final class StallingProxy implements AutoCloseable {
 
     public void forwardNewConnections() {
         stalling = false;
-        held.forEach(StallingProxy::closeQuietly);
+        held.forEach(DatabaseProxy::closeQuietly);
         held.clear();
     }
 
@@ -79,6 +129,32 @@ public final class StallingProxy implements AutoCloseable {
             pair.close();
             pairs.remove(pair);
         });
+    }
+
+    /** Freezes every open connection; returns how many. */
+    public int freezeOpenConnections() {
+        return freeze(pair -> true);
+    }
+
+    /** Freezes every open connection that ran {@code LISTEN}; returns how many. */
+    public int freezeListeners() {
+        return freeze(pair -> pair.listening);
+    }
+
+    /** Open connections that ran {@code LISTEN} and are forwarded (not frozen). */
+    public long forwardedListeners() {
+        return pairs.stream().filter(pair -> pair.listening && !pair.frozen).count();
+    }
+
+    private int freeze(Predicate<Pair> which) {
+        int frozen = 0;
+        for (Pair pair : pairs) {
+            if (which.test(pair)) {
+                pair.freeze();
+                frozen++;
+            }
+        }
+        return frozen;
     }
 
     private void accept() {
@@ -108,6 +184,10 @@ public final class StallingProxy implements AutoCloseable {
                     if (fromClient && contains(buffer, read)) {
                         pair.listening = true;
                     }
+                    // frozen: what was read is held, and nothing more is read, until the proxy closes
+                    if (!pair.awaitThaw() || from.isClosed()) {
+                        return;
+                    }
                     out.write(buffer, 0, read);
                     out.flush();
                 }
@@ -117,7 +197,7 @@ public final class StallingProxy implements AutoCloseable {
                 pair.close();
                 pairs.remove(pair);
             }
-        }, "stalling-proxy-pump");
+        }, "database-proxy-pump");
         thread.setDaemon(true);
         thread.start();
     }
