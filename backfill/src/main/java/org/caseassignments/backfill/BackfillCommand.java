@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "backfill", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seed, repair, replay, rebuild, re-drive and verify the case_assignments projection without ever moving an assignment backwards by accident.",
         footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (replay: dead-lettered; redrive: still failing or skipped; verify: differences);",
-                "2 bad usage, could not start, or stopped by a failure; 3 stopped by --max-batches (run again to continue)."})
+                "2 refused to start, or stopped by a failure; 3 stopped by --max-batches (run again to continue)."})
 class BackfillCommand implements Callable<Integer> {
 
     @Spec
@@ -21,6 +21,6 @@ class BackfillCommand implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().getErr().println("backfill: name a subcommand");
         spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.COULD_NOT_START;
+        return ExitCodes.USAGE;
     }
 }
