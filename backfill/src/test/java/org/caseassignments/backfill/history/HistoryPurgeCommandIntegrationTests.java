@@ -156,7 +156,7 @@ class HistoryPurgeCommandIntegrationTests {
     void shouldRefuseToStartWithoutARetention() {
         Cli.Run run = cli.run("history-purge", "--progress", "none");
 
-        assertThat(run.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).contains("HISTORY_RETENTION");
     }
 
