@@ -5,7 +5,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
-/** Runs one subcommand and exits with its code: 0 success, 1 finished with rejected rows, 2 bad usage or could not start. */
+/** Runs one subcommand and exits with its code: as {@link ExitCodes} lists them. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class BackfillApplication {
@@ -18,7 +18,7 @@ public class BackfillApplication {
             exit = SpringApplication.exit(app.run(args));
         } catch (RuntimeException e) {
             System.err.println("backfill: could not start: " + rootMessage(e));
-            exit = ExitCodes.COULD_NOT_START;
+            exit = ExitCodes.failure(e);
         }
         System.exit(exit);
     }

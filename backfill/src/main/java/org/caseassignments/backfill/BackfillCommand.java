@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "backfill", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seed, repair, replay, rebuild, re-drive and verify the case_assignments projection without ever moving an assignment backwards by accident, and check the foster homes' occupancy.",
         footer = {"", "Exit codes: 0 success; 1 finished with rejected rows (replay: dead-lettered; redrive: still failing or skipped; verify: differences; occupancy: rows that break a rule);",
-                "2 bad usage, could not start, or stopped by a failure; 3 stopped by --max-batches (run again to continue);",
+                "2 refused to start, or stopped by a failure; 3 stopped by --max-batches (run again to continue);",
                 "4 refused at once: another run holds the job's claim (rebuild)."})
 class BackfillCommand implements Callable<Integer> {
 
@@ -22,6 +22,6 @@ class BackfillCommand implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().getErr().println("backfill: name a subcommand");
         spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.COULD_NOT_START;
+        return ExitCodes.USAGE;
     }
 }

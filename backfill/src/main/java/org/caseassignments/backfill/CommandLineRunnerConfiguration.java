@@ -20,11 +20,23 @@ class CommandLineRunnerConfiguration {
                 .sorted(java.util.Comparator.comparing(bean -> bean.getClass().getAnnotation(Command.class).name()))
                 .forEach(subcommand -> commandLine.addSubcommand(new CommandLine(subcommand, factory)));
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        commandLine.registerConverter(java.time.Duration.class, new DurationOption());
+        conventions(commandLine);
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             cmd.getErr().println(cmd.getColorScheme().errorText("backfill " + cmd.getCommandName() + ": " + e.getMessage()));
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         });
         return commandLine;
+    }
+
+    /** What every command shares: bad usage exits {@link ExitCodes#USAGE}, and every --help lists the shared exit codes. */
+    private static void conventions(CommandLine command) {
+        command.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
+        String[] footer = command.getCommandSpec().usageMessage().footer();
+        String[] withShared = java.util.Arrays.copyOf(footer, footer.length + ExitCodes.HELP_FOOTER.length);
+        System.arraycopy(ExitCodes.HELP_FOOTER, 0, withShared, footer.length, ExitCodes.HELP_FOOTER.length);
+        command.getCommandSpec().usageMessage().footer(withShared);
+        command.getSubcommands().values().forEach(CommandLineRunnerConfiguration::conventions);
     }
 
     @Bean
@@ -47,7 +59,7 @@ class CommandLineRunnerConfiguration {
     }
 
     /**
-     * Executes the command once at startup; usage errors exit 2 as picocli reports them. Its exit code is the gauge
+     * Executes the command once at startup; usage errors exit {@link ExitCodes#USAGE} as picocli reports them. Its exit code is the gauge
      * {@code backfill.job.exit_code} (-1 while it runs), pushed with the job's last push, so a failed job alerts.
      */
     static final class CommandRunner implements CommandLineRunner, ExitCodeGenerator {
@@ -60,8 +72,9 @@ class CommandLineRunnerConfiguration {
         CommandRunner(CommandLine commandLine, MeterRegistry meters) {
             this.commandLine = commandLine;
             Gauge.builder(EXIT_CODE_METRIC, this, runner -> runner.exitCode)
-                    .description("The job's exit code once it ended (0 done, 1 rejected rows, 2 failed or bad usage, "
-                            + "3 stopped before the end, 4 another run holds the job's claim); -1 while it runs")
+                    .description("The job's exit code once it ended (0 done, 1 rejected rows, 2 failed, "
+                            + "3 stopped before the end, 4 another run holds the job's claim, 64 bad usage, "
+                            + "69 a dependency unavailable); -1 while it runs")
                     .register(meters);
         }
 

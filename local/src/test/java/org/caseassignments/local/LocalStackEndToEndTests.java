@@ -58,6 +58,9 @@ class LocalStackEndToEndTests {
     private static Process stack;
     private static String api;
     private static int kafkaPort;
+    private static int postgresPort;
+    private static int apiManagementPort;
+    private static int projectorManagementPort;
 
     /** What another stack on this machine would hold: the management ports ./run takes by default. */
     private static final List<ServerSocket> HELD_DEFAULTS = new java.util.ArrayList<>();
@@ -73,14 +76,17 @@ class LocalStackEndToEndTests {
         }
         int apiPort = freePort();
         kafkaPort = freePortWithFreeNext();
+        postgresPort = freePort();
+        apiManagementPort = freePort();
+        projectorManagementPort = freePort();
         api = "http://localhost:" + apiPort;
         String classpath = "local/target/classes:" + Files.readString(ROOT.resolve("local/target/classpath.txt")).trim();
         stack = new ProcessBuilder(List.of(ChildProcess.java(), "-cp", classpath, LocalStack.class.getName(),
                 "--fresh", "--data-dir", "local/target/e2e-data", "--observe",
                 "--api-port", Integer.toString(apiPort), "--projector-port", Integer.toString(freePort()),
-                "--api-management-port", Integer.toString(freePort()),
-                "--projector-management-port", Integer.toString(freePort()),
-                "--postgres-port", Integer.toString(freePort()), "--kafka-port", Integer.toString(kafkaPort)))
+                "--api-management-port", Integer.toString(apiManagementPort),
+                "--projector-management-port", Integer.toString(projectorManagementPort),
+                "--postgres-port", Integer.toString(postgresPort), "--kafka-port", Integer.toString(kafkaPort)))
                 .directory(ROOT.toFile())
                 .redirectErrorStream(true)
                 .start();
@@ -287,6 +293,49 @@ class LocalStackEndToEndTests {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(pathAndQuery + ": " + response.body()).isEqualTo(200);
         return new ObjectMapper().readTree(response.body());
+    }
+
+    /**
+     * Every command of the runbooks (docs/operations.md: its bash and SQL blocks, its curls against the management
+     * ports) runs with bash against this stack, as an operator runs it with the documented variables set, and exits 0.
+     * A command annotated {@code <!-- runs: … -->}, or needing a tool this machine lacks, is printed as LEFT OUT.
+     */
+    @Test
+    void shouldRunEveryRunbookCommandAgainstTheStack() throws Exception {
+        Map<String, String> env = Map.of(
+                "DATABASE_URL", "jdbc:postgresql://localhost:" + postgresPort + "/" + LocalDatabase.DATABASE,
+                "DATABASE_USERNAME", "postgres", "DATABASE_PASSWORD", "postgres",
+                "KAFKA_BOOTSTRAP_SERVERS", "localhost:" + kafkaPort,
+                "PROJECTOR", "localhost:" + projectorManagementPort, "API", "localhost:" + apiManagementPort,
+                "LOG_FORMAT", "");
+        List<RunbookCommands.Command> commands = RunbookCommands.of(ROOT.resolve("docs/operations.md"));
+        String prelude = "set -euo pipefail\n" + RunbookCommands.prelude(commands);
+        List<String> failures = new java.util.ArrayList<>();
+        int ran = 0;
+        for (RunbookCommands.Command command : commands) {
+            String leftOut = command.leftOut() != null ? command.leftOut() : command.missingTools();
+            if (leftOut != null) {
+                System.out.println("LEFT OUT docs/operations.md:" + command.line() + ": " + leftOut);
+                continue;
+            }
+            Path output = Files.createTempFile("runbook-command", ".out");
+            ProcessBuilder bash = new ProcessBuilder("bash", "-c", prelude + command.script()).directory(ROOT.toFile())
+                    .redirectErrorStream(true).redirectOutput(output.toFile());
+            bash.environment().putAll(env);
+            Process process = bash.start();
+            boolean ended = process.waitFor(8, TimeUnit.MINUTES);
+            if (!ended) {
+                process.destroyForcibly();
+            }
+            if (!ended || process.exitValue() != 0) {
+                failures.add("docs/operations.md:" + command.line() + (ended ? " exited " + process.exitValue()
+                        : " ran over 8 minutes") + ":\n" + command.script() + Files.readString(output));
+            }
+            Files.delete(output);
+            ran++;
+        }
+        assertThat(failures).as("runbook commands that fail against the local stack").isEmpty();
+        assertThat(ran).as("runbook commands run").isGreaterThanOrEqualTo(10);
     }
 
     private static HttpResponse<String> send(String method, String path, String token, String ifMatch, String body)

@@ -38,8 +38,8 @@ import picocli.CommandLine.Spec;
                 "service into the projection, one transaction per batch, through the never-rewind guard: a lower revision",
                 "changes nothing, an equal one converges to the snapshot's values, a placeholder is replaced, an absent",
                 "case is inserted; the case's placement and kinship rows follow. Safe while the projector runs.", ""},
-        footer = {"", "Exit codes: 0 every row applied; 1 finished with rejected rows (see --rejects); 2 bad usage, could not",
-                "start, or stopped by a failure or --max-errors; 3 stopped by --max-batches (run again to continue)."})
+        footer = {"", "Exit codes: 0 every row applied; 1 finished with rejected rows (see --rejects); 2 could not start,",
+                "or stopped by a failure or --max-errors; 3 stopped by --max-batches (run again to continue)."})
 class AssignmentsCommand implements Callable<Integer> {
 
     static final String DEFAULT_REJECTS = "backfill-rejects.csv";
@@ -125,7 +125,7 @@ class AssignmentsCommand implements Callable<Integer> {
         } catch (SnapshotSourceException | IllegalArgumentException e) {
             err.println("backfill assignments: " + e.getMessage());
             err.flush();
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         }
     }
 

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
                 "in force at that moment, so as_of answers for any later time do not change. In batches of cases, one",
                 "transaction each; safe alongside the projector and the API.", ""},
         footer = {"", "Exit codes: 0 finished (dry run: nothing to delete); 1 dry run found entries to delete;",
-                "2 bad usage, no retention given, or stopped by a failure (run again: it is idempotent)."})
+                "2 stopped by a failure (run again: it is idempotent); 64 also when no retention is given."})
 class HistoryPurgeCommand implements Callable<Integer> {
 
     private static final String NEXT_CASES = """
@@ -57,7 +57,7 @@ class HistoryPurgeCommand implements Callable<Integer> {
             """;
 
     @Option(names = "--older-than", paramLabel = "DURATION",
-            description = "Delete what is older than this (ISO-8601, e.g. P3650D); default: HISTORY_RETENTION.")
+            description = "Delete what is older than this, e.g. 3650d or P3650D; default: HISTORY_RETENTION.")
     Duration olderThan;
 
     @Option(names = "--dry-run", description = "Only count what would be deleted.")
@@ -93,7 +93,7 @@ class HistoryPurgeCommand implements Callable<Integer> {
             if (retention == null || retention.isNegative() || retention.isZero() || batchSize < 1) {
                 err.println("backfill history-purge: give a positive --older-than or set HISTORY_RETENTION (history is "
                         + "kept forever by default), and a --batch-size of at least 1");
-                return ExitCodes.COULD_NOT_START;
+                return ExitCodes.USAGE;
             }
             Timestamp horizon = Timestamp.from(Instant.now(clock).minus(retention));
             long[] totals = purge(horizon, progress.start(err, "cases"));
@@ -105,7 +105,7 @@ class HistoryPurgeCommand implements Callable<Integer> {
         } catch (DataAccessException e) {
             err.println("backfill history-purge: stopped: " + e.getMostSpecificCause().getMessage()
                     + "; every batch before it is committed, run it again");
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         } finally {
             out.flush();
             err.flush();

@@ -52,7 +52,7 @@ import picocli.CommandLine.Spec;
                 "--allow-lower): it corrects rows no event explains (an inflated snapshot, a restored database, an earlier bug).",
                 "The swap holds the projection's lock at most --swap-within; a truncated history needs --from-snapshot.", ""},
         footer = {"", "Exit codes: 0 swapped (dry run: no difference), undone or dropped; 1 dry run found differences, or",
-                "the swap was refused because it would drop or lower live rows; 2 bad usage, refused to start (truncated",
+                "the swap was refused because it would drop or lower live rows; 2 refused to start (truncated",
                 "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged;",
                 "4 another rebuild, undo or --drop-previous is running (refused at once, nothing changed). Records passed",
                 "over (bad input, unknown schema ids, as the projector dead-letters them) are counted, not an exit code."})
@@ -95,14 +95,19 @@ public class RebuildCommand implements Callable<Integer> {
             description = "Most events per transaction into the shadow (default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--swap-within", paramLabel = "DURATION", converter = DurationOption.class,
+    @Option(names = "--swap-within", paramLabel = "DURATION",
             description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms; a bare number is "
                     + "milliseconds (it was an event count in earlier versions) (default: backfill.rebuild.swap-within, "
                     + "1s); a tail that would not fit is read outside the lock first.")
     Duration swapWithin;
 
-    @Option(names = "--swap-lock-timeout-ms", paramLabel = "MS",
-            description = "Longest one attempt waits for the lock (default: backfill.rebuild.swap-lock-timeout, 500 ms).")
+    @Option(names = "--swap-lock-timeout", paramLabel = "DURATION",
+            description = "Longest one attempt waits for the lock, e.g. 500ms or 2s (default: "
+                    + "backfill.rebuild.swap-lock-timeout, 500ms).")
+    Duration swapLockTimeout;
+
+    @Option(names = "--swap-lock-timeout-ms", paramLabel = "MS", hidden = true,
+            description = "Deprecated: --swap-lock-timeout in milliseconds; goes in the next release.")
     Long swapLockTimeoutMs;
 
     @Mixin
@@ -158,7 +163,7 @@ public class RebuildCommand implements Callable<Integer> {
             err.println("backfill rebuild: stopped: " + e.getMessage()
                     + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "")
                     + "; the live projection is unchanged, run the rebuild again");
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         } finally {
             out.flush();
             err.flush();
@@ -236,8 +241,7 @@ public class RebuildCommand implements Callable<Integer> {
             refusal(out, report, new ShadowTables.Losses(before.dropped(), 0));
             return ExitCodes.FINISHED_WITH_REJECTS;
         }
-        Duration lockTimeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs)
-                : properties.swapLockTimeout();
+        Duration lockTimeout = swapLockTimeout(err);
         SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
                 properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
         if (swap.refused() != null) {
@@ -272,7 +276,7 @@ public class RebuildCommand implements Callable<Integer> {
             err.println("backfill rebuild --undo: refused — " + notUndoable);
             return ExitCodes.COULD_NOT_START;
         }
-        Duration timeout = swapLockTimeoutMs != null ? Duration.ofMillis(swapLockTimeoutMs) : properties.swapLockTimeout();
+        Duration timeout = swapLockTimeout(err);
         TransactionTemplate swap = new TransactionTemplate(transactions);
         for (int attempt = 1; ; attempt++) {
             int carried = tables.carryForwardIntoPrevious();
@@ -360,6 +364,15 @@ public class RebuildCommand implements Callable<Integer> {
         SummaryLines.count(out, "cases rebuilt", report.totals().cases());
         SummaryLines.count(out, "passed over (dead-lettered)", report.totals().passedOver());
         SummaryLines.count(out, "  of which an unknown schema id", report.totals().unknownSchema());
+    }
+
+    private Duration swapLockTimeout(PrintWriter err) {
+        if (swapLockTimeoutMs != null && swapLockTimeout == null) {
+            err.println("backfill rebuild: --swap-lock-timeout-ms is deprecated and goes in the next release; use "
+                    + "--swap-lock-timeout " + swapLockTimeoutMs + "ms");
+            return Duration.ofMillis(swapLockTimeoutMs);
+        }
+        return swapLockTimeout != null ? swapLockTimeout : properties.swapLockTimeout();
     }
 
     private Duration swapWithin() {

@@ -17,13 +17,22 @@ record DeadLetterFilter(Set<String> reasons, Integer sourcePartition, Long fromO
                         Instant to) {
 
     boolean selects(ConsumerRecord<byte[], byte[]> letter, Provenance provenance) {
-        if (reasons != null && !reasons.contains(DeadLetters.header(letter.headers(), DeadLetters.REASON))) {
-            return false;
-        }
         if (sourcePartition != null && sourcePartition != provenance.partition()) {
             return false;
         }
         if (fromOffset != null && provenance.offset() < fromOffset || toOffset != null && provenance.offset() >= toOffset) {
+            return false;
+        }
+        return selectsByReasonAndTime(letter);
+    }
+
+    /** A letter whose provenance is missing or malformed: taken only when no filter reads the source. */
+    boolean selectsWithoutProvenance(ConsumerRecord<byte[], byte[]> letter) {
+        return sourcePartition == null && fromOffset == null && toOffset == null && selectsByReasonAndTime(letter);
+    }
+
+    private boolean selectsByReasonAndTime(ConsumerRecord<byte[], byte[]> letter) {
+        if (reasons != null && !reasons.contains(DeadLetters.header(letter.headers(), DeadLetters.REASON))) {
             return false;
         }
         return (from == null || letter.timestamp() >= from.toEpochMilli())

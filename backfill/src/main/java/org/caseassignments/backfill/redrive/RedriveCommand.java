@@ -1,8 +1,6 @@
 package org.caseassignments.backfill.redrive;
 
 import java.io.PrintWriter;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,10 +9,8 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.SummaryLines;
@@ -33,6 +29,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code backfill redrive}: apply the dead letters that go through now, report those that still fail. */
@@ -47,12 +44,8 @@ import picocli.CommandLine.Spec;
                 "Nothing is sent to the dead-letter topic, nothing is committed to Kafka: running it again is harmless.", ""},
         footer = {"", "Exit codes: 0 every selected letter went through (dry run: would); 1 some still fail, or letters",
                 "were skipped (not from the input topics, or with malformed dlq.source headers);",
-                "2 bad usage, could not start, or stopped by a failure (broker, registry, database)."})
+                "2 refused to start (unreadable framing), or stopped by a failure."})
 class RedriveCommand implements Callable<Integer> {
-
-    @Option(names = "--dead-letter-topic", paramLabel = "TOPIC",
-            description = "Dead-letter topic (default: backfill.replay.dead-letter-topic, $CASE_EVENTS_DLQ_TOPIC, case.events.dlq).")
-    String deadLetterTopic;
 
     @Option(names = "--topics", paramLabel = "TOPIC", split = ",",
             description = "Input topics: only letters of their records are re-driven, the others are reported and skipped "
@@ -62,24 +55,11 @@ class RedriveCommand implements Callable<Integer> {
     @Option(names = "--apply", description = "Write what goes through (default: a dry run, every batch rolled back).")
     boolean apply;
 
-    @Option(names = "--reason", paramLabel = "REASON", split = ",",
-            description = "Only letters with these reasons (dlq.reason), e.g. UNKNOWN_SCHEMA,DATABASE_INTEGRITY_VIOLATION.")
-    Set<String> reasons;
+    @Option(names = "--dry-run", description = "Roll every batch back, as without --apply (the default; not with --apply).")
+    boolean dryRun;
 
-    @Option(names = "--source-partition", paramLabel = "N", description = "Only letters of records from this partition.")
-    Integer sourcePartition;
-
-    @Option(names = "--from-offset", paramLabel = "OFFSET", description = "Only letters of records at or after this source offset.")
-    Long fromOffset;
-
-    @Option(names = "--to-offset", paramLabel = "OFFSET", description = "Only letters of records before this source offset.")
-    Long toOffset;
-
-    @Option(names = "--from-timestamp", paramLabel = "INSTANT", description = "Only letters dead-lettered at or after this time.")
-    Instant fromTimestamp;
-
-    @Option(names = "--to-timestamp", paramLabel = "INSTANT", description = "Only letters dead-lettered before this time.")
-    Instant toTimestamp;
+    @Mixin
+    DeadLetterSelection selection;
 
     @Option(names = "--batch-size", paramLabel = "LETTERS", defaultValue = "5000",
             description = "Most letters per poll, applied in one transaction (default: ${DEFAULT-VALUE}).")
@@ -97,16 +77,14 @@ class RedriveCommand implements Callable<Integer> {
 
     private final KafkaProperties kafka;
     private final SchemaRegistryProperties registry;
-    private final String defaultDeadLetterTopic;
-    private final List<String> defaultTopics;
+    private final RedriveProperties properties;
     private final BatchWriter writer;
 
     RedriveCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RedriveProperties properties,
                    AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
         this.kafka = kafka;
         this.registry = registry;
-        this.defaultDeadLetterTopic = properties.deadLetterTopic();
-        this.defaultTopics = properties.topics();
+        this.properties = properties;
         this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
                 new IngestMetrics(meters, "redrive"));
     }
@@ -115,11 +93,12 @@ class RedriveCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String topic = deadLetterTopic != null ? deadLetterTopic : defaultDeadLetterTopic;
-        DeadLetterFilter filter = new DeadLetterFilter(reasons, sourcePartition, fromOffset, toOffset, fromTimestamp,
-                toTimestamp);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        if (apply && dryRun) {
+            throw new ParameterException(spec.commandLine(), "--dry-run and --apply do not go together: choose one");
+        }
+        String topic = selection.topic(properties);
+        DeadLetterFilter filter = selection.filter();
+        try (KafkaConsumer<byte[], byte[]> consumer = DeadLetterSelection.consumer(kafka, batchSize)) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             RedriveRun run = new RedriveRun(consumer, EventTopics.reader(serde), apply ? writer : writer.rollingBack(),
                     inputTopics(), filter, sample);
@@ -135,7 +114,7 @@ class RedriveCommand implements Callable<Integer> {
             err.println("backfill redrive: stopped: " + e.getMessage()
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
                     + "; batches applied before stay applied, run it again (the guard makes that harmless)");
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         } finally {
             out.flush();
             err.flush();
@@ -143,15 +122,9 @@ class RedriveCommand implements Callable<Integer> {
     }
 
     private Set<String> inputTopics() {
-        return Set.copyOf(topics != null ? topics : defaultTopics);
+        return Set.copyOf(topics != null ? topics : properties.topics());
     }
 
-    /** No group: nothing is committed, every run reads the topic from its beginning. */
-    private Map<String, Object> consumerConfig() {
-        Map<String, Object> config = new HashMap<>(EventTopics.consumerConfig(kafka, batchSize));
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        return config;
-    }
 
     private void report(PrintWriter out, String topic, RedriveRun.Totals t) {
         out.println("backfill redrive: " + (apply ? "applied" : "dry run, every batch rolled back: would apply")

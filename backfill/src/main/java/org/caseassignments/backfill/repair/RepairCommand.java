@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
                 "moving a copy to an older revision. Safe alongside the projector and the API. Copies ahead of their case",
                 "are reported, never lowered.", ""},
         footer = {"", "Exit codes: 0 nothing left to repair (dry run: nothing differs); 1 dry run found copies that differ,",
-                "or copies ahead of their case remain; 2 bad usage or stopped by a failure (run again: it is idempotent)."})
+                "or copies ahead of their case remain; 2 stopped by a failure (run again: it is idempotent)."})
 class RepairCommand implements Callable<Integer> {
 
     @Option(names = "--dry-run", description = "Only count the copies that differ; write nothing.")
@@ -82,7 +82,7 @@ class RepairCommand implements Callable<Integer> {
         } catch (DataAccessException e) {
             err.println("backfill repair: stopped: " + e.getMessage() + " (" + e.getMostSpecificCause().getMessage()
                     + "); every batch before it is committed, run it again");
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         } finally {
             out.flush();
             err.flush();

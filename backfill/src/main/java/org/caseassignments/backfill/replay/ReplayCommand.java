@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
                 "apply through the never-rewind guard in one transaction per batch, commit offsets after the database did.",
                 "Safe while the projector runs: what is already current is not rewritten.", ""},
         footer = {"", "Exit codes: 0 replayed to the end; 1 replayed to the end, some records dead-lettered;",
-                "2 bad usage, could not start, or stopped by a failure (broker, registry, database)."})
+                "2 refused to start (unreadable framing), or stopped by a failure."})
 class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--topics", paramLabel = "TOPIC", split = ",",
@@ -121,7 +121,7 @@ class ReplayCommand implements Callable<Integer> {
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
                     + "; offsets are committed only up to the last batch the database committed: run again with --resume");
             err.flush();
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         }
     }
 

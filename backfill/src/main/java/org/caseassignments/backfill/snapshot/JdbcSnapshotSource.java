@@ -25,8 +25,11 @@ import org.apache.commons.csv.CSVFormat;
  */
 final class JdbcSnapshotSource implements SnapshotSource {
 
-    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)([?&;]password=)[^&;]*");
-    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/:@?]*:)[^/@?]*@");
+    /** A parameter any driver may read a secret from: password, sslpassword, PWD, password1, accessToken, …Secret. */
+    private static final Pattern PASSWORD_PARAMETER = Pattern.compile(
+            "(?i)([?&;][a-z0-9_.]*(?:password|passwd|pwd|secret|token)[a-z0-9_.]*=)[^&;]*");
+    /** A password in the user info ({@code //user:password@host}) or in Oracle's {@code thin:user/password@host}. */
+    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/:@?]*:|:thin:[^/:@?]*/)[^/@?]*@");
 
     private final SourceIdentity identity;
     private final Connection connection;

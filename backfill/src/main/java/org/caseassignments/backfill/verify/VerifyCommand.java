@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
                 "or diverging at an equal revision, with a sample of each. Reads only; the snapshot's sources are those",
                 "of the assignments command. While the projector runs, cases changing right now may show as behind or ahead.", ""},
         footer = {"", "Exit codes: 0 the projection agrees with every snapshot row; 1 differences found or rows rejected;",
-                "2 bad usage or could not start."})
+                "2 the snapshot could not be read."})
 class VerifyCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -101,7 +101,7 @@ class VerifyCommand implements Callable<Integer> {
         } catch (SnapshotSourceException e) {
             err.println("backfill verify: " + e.getMessage());
             err.flush();
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         }
     }
 

@@ -70,6 +70,25 @@ class HistoryPurgeCommandIntegrationTests {
     }
 
     @Test
+    void shouldReadTheRetentionInTheSettingsSyntaxAsInTheIsoOne() {
+        // Given a case with revisions 400, 300 and 200 days old
+        Instant now = Instant.now();
+        UUID busy = UUID.randomUUID();
+        record(busy, 0, now.minus(400, ChronoUnit.DAYS));
+        record(busy, 1, now.minus(300, ChronoUnit.DAYS));
+        record(busy, 2, now.minus(200, ChronoUnit.DAYS));
+
+        // When dry runs keep 250 days, written as the settings write durations and in ISO-8601
+        Cli.Run spring = cli.run("history-purge", "--older-than", "250d", "--dry-run", "--progress", "none");
+        Cli.Run iso = cli.run("history-purge", "--older-than", "P250D", "--dry-run", "--progress", "none");
+
+        // Then both read the same horizon
+        assertThat(spring.exit()).as(spring.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(spring.out()).containsPattern("entries to delete\\s+1\\n");
+        assertThat(iso.out()).containsPattern("entries to delete\\s+1\\n");
+    }
+
+    @Test
     void shouldDeleteNothingAndChangeNoEntryWhenRunASecondTime() {
         // Given cases whose history the retention cuts, purged once
         List<UUID> cases = historyOfFiveCases();
@@ -137,7 +156,7 @@ class HistoryPurgeCommandIntegrationTests {
     void shouldRefuseToStartWithoutARetention() {
         Cli.Run run = cli.run("history-purge", "--progress", "none");
 
-        assertThat(run.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).contains("HISTORY_RETENTION");
     }
 

@@ -110,7 +110,7 @@ class RebuildCommandIntegrationTests {
 
             // When the rebuild waits for the lock, an event arrives, and the projector applies and commits it
             CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
-                    "--progress", "none", "--swap-lock-timeout-ms", "60000"));
+                    "--progress", "none", "--swap-lock-timeout", "60s"));
             awaitSwapWaitingForTheLock();
             UUID arrived = UUID.randomUUID();
             publish(List.of(CaseEvents.created(arrived).worker("w-new").jurisdiction("texas").build()));
@@ -402,6 +402,7 @@ class RebuildCommandIntegrationTests {
             api.commit();
             Cli.Run swapped = rebuild.get(60, TimeUnit.SECONDS);
             assertThat(swapped.exit()).as(swapped.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(swapped.err()).contains("--swap-lock-timeout-ms is deprecated");
         }
         // and the projector then drains the topic into the rebuilt table (where each event is already) and commits
         try (LiveApplier projector = new LiveApplier(DB.dataSource(), topic, 100, new CountDownLatch(0))) {

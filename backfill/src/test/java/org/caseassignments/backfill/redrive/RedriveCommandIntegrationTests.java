@@ -109,6 +109,25 @@ class RedriveCommandIntegrationTests {
     }
 
     @Test
+    void shouldTakeDryRunAsTheDefaultItIsAndRefuseItBesideApply() {
+        // Given dead letters of two events a constraint refused (since relaxed)
+        deadLetterThroughAConstraintSinceRelaxed(UUID.randomUUID(), UUID.randomUUID());
+
+        // When a run says --dry-run, and one says both --dry-run and --apply
+        Cli.Run dryRun = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--dry-run",
+                "--progress", "none");
+        Cli.Run both = cli.run("redrive", "--dead-letter-topic", deadLetters, "--topics", topic, "--dry-run", "--apply",
+                "--progress", "none");
+
+        // Then the first is the dry run, the second a usage error; neither wrote anything
+        assertThat(dryRun.exit()).as(dryRun.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(dryRun.out()).contains("dry run").containsPattern("applied \\(moved a row\\)\\s+2\\n");
+        assertThat(both.exit()).as(both.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(both.err()).contains("--dry-run").contains("--apply");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();
+    }
+
+    @Test
     void shouldRedriveOnlyTheDeadLettersItsFiltersSelect() {
         // Given two events a constraint refused (since relaxed), and a record that is no event
         UUID first = UUID.randomUUID();

@@ -1,4 +1,4 @@
-package org.caseassignments.backfill.rebuild;
+package org.caseassignments.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

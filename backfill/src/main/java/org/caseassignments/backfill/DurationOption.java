@@ -1,11 +1,14 @@
-package org.caseassignments.backfill.rebuild;
+package org.caseassignments.backfill;
 
 import java.time.Duration;
 
 import org.springframework.boot.convert.DurationStyle;
 import picocli.CommandLine;
 
-/** A duration on the command line as in the settings: {@code 1s}, {@code 500ms}, {@code PT1S}; a bare number is milliseconds. */
+/**
+ * Every duration on the command line, read as the settings read theirs: {@code 500ms}, {@code 10s}, {@code 3650d}, or
+ * ISO-8601 {@code PT10S}, {@code P3650D}; a bare number is milliseconds. Registered for every {@code Duration} option.
+ */
 final class DurationOption implements CommandLine.ITypeConverter<Duration> {
 
     @Override
