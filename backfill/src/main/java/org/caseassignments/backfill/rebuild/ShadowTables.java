@@ -181,15 +181,23 @@ final class ShadowTables {
 
     /**
      * Before asking for the lock: a session idle inside the transaction (its client has stopped sending) is ended by
-     * the server, and the server's keepalives find a client cut off within about three seconds; {@code %d} is the
-     * hold's bound plus the margin, in milliseconds.
+     * the server, and the server's keepalives find a client cut off within about three seconds; {@code %1$d} is the
+     * hold's bound plus the margin, in milliseconds, and {@code %2$d} the idle limit, a millisecond below it
+     * (PostgreSQL 17 ignores an idle limit not below the transaction's).
      */
     private static final String FROZEN_CLIENT_BOUNDS = """
-            SET LOCAL idle_in_transaction_session_timeout = %1$d; SET LOCAL tcp_user_timeout = %1$d;
+            SET LOCAL idle_in_transaction_session_timeout = %2$d; SET LOCAL tcp_user_timeout = %1$d;
             SET LOCAL tcp_keepalives_idle = 1; SET LOCAL tcp_keepalives_interval = 1; SET LOCAL tcp_keepalives_count = 2
             """;
 
-    /** PostgreSQL 17 and later: the whole transaction ended at the bound, counted from the lock's grant. */
+    /**
+     * PostgreSQL 17 and later, before asking for the lock: no limit on the whole transaction while the lock is awaited
+     * (the wait has its own), which also stops a timer a role's or database's {@code transaction_timeout} started with
+     * the transaction: setting another value does not restart a running one.
+     */
+    private static final String NO_TRANSACTION_TIMEOUT = "SET LOCAL transaction_timeout = 0";
+
+    /** PostgreSQL 17 and later, once the lock is granted: the whole transaction ended at the bound, counted from here. */
     private static final String TRANSACTION_TIMEOUT = "SET LOCAL transaction_timeout = %d";
 
     private static final String SERVER_VERSION = "SELECT current_setting('server_version_num')::int";
@@ -239,9 +247,13 @@ final class ShadowTables {
     private void lock(String tables, Duration timeout, Duration hold) {
         long bound = hold.plus(FROZEN_CLIENT_MARGIN).toMillis();
         jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-        jdbc.execute(FROZEN_CLIENT_BOUNDS.formatted(bound));
+        jdbc.execute(FROZEN_CLIENT_BOUNDS.formatted(bound, bound - 1));
+        boolean transactionTimeout = jdbc.queryForObject(SERVER_VERSION, Integer.class) >= 170_000;
+        if (transactionTimeout) {
+            jdbc.execute(NO_TRANSACTION_TIMEOUT);
+        }
         jdbc.execute("LOCK TABLE " + tables + " IN ACCESS EXCLUSIVE MODE");
-        if (jdbc.queryForObject(SERVER_VERSION, Integer.class) >= 170_000) {
+        if (transactionTimeout) {
             jdbc.execute(TRANSACTION_TIMEOUT.formatted(bound));
         }
     }
