@@ -189,7 +189,7 @@ public class RebuildCommand implements Callable<Integer> {
                 err.println("backfill rebuild: dropping the shadow " + ShadowTables.SHADOW + " an earlier run left "
                         + "(it stopped half-done; no other run holds the claim)");
             }
-            tables.createShadow();
+            tables.createShadow(properties.swapLockTimeout());
             try {
                 return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested);
             } finally {

@@ -173,6 +173,9 @@ final class ShadowTables {
 
     private static final String OID = "SELECT to_regclass(?)::oid::bigint";
 
+    /** One implicit transaction: the drop waits at most {@code %1$d} ms for the table's lock. */
+    private static final String DROP_WAITING_AT_MOST = "SET LOCAL lock_timeout = '%dms'; DROP TABLE IF EXISTS %s";
+
     /**
      * How much longer than the hold's bound the database waits for a client that stops answering under the lock (a
      * frozen process, a paused VM, a network cut) before it ends the session, which rolls back and lets go.
@@ -214,9 +217,12 @@ final class ShadowTables {
         return Boolean.TRUE.equals(jdbc.queryForObject(EXISTS, Boolean.class, table));
     }
 
-    /** A new, empty shadow shaped like the projection, with its grants and comment; any older shadow is dropped. */
-    void createShadow() {
-        jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
+    /**
+     * Any older shadow dropped (its lock awaited at most {@code lockTimeout}), then a new, empty one shaped like the
+     * projection, with its grants and comment.
+     */
+    void createShadow(Duration lockTimeout) {
+        jdbc.execute(DROP_WAITING_AT_MOST.formatted(lockTimeout.toMillis(), SHADOW));
         jdbc.execute(CREATE_SHADOW);
         for (Map<String, Object> grant : jdbc.queryForList(GRANTS)) {
             jdbc.execute(COPY_GRANTS.formatted(grant.get("privilege_type"),
@@ -304,11 +310,7 @@ final class ShadowTables {
      */
     void swap(Deadline deadline) {
         boundStatements(deadline);
-        Long shadow = jdbc.queryForObject(OID, Long.class, SHADOW);
-        if (shadowOid == null || !shadowOid.equals(shadow)) {
-            throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
-                    : "another took its place") + "); nothing was swapped");
-        }
+        requireOwnShadow("nothing was swapped");
         for (String rename : SWAP) {
             boundStatements(deadline);
             jdbc.execute(rename);
@@ -379,10 +381,34 @@ final class ShadowTables {
         jdbc.execute("DROP TABLE IF EXISTS " + PREVIOUS);
     }
 
-    /** Inside a transaction: the shadow dropped, waiting at most {@code lockTimeout} for its lock. */
+    /**
+     * Inside a transaction that has written to the shadow (and so holds a lock on the table it wrote, which no one can
+     * rename or drop meanwhile): throws unless the shadow's name is still that of the table this run created, so a
+     * run that lost its claim never commits into a shadow another run put in place of its own.
+     */
+    void requireOwnShadow(String consequence) {
+        Long shadow = jdbc.queryForObject(OID, Long.class, SHADOW);
+        if (shadowOid == null || !shadowOid.equals(shadow)) {
+            throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
+                    : "another took its place") + "); " + consequence);
+        }
+    }
+
+    /**
+     * Inside a transaction: the shadow this run created dropped, waiting at most {@code lockTimeout} for its lock; a
+     * table another run put in its place is left alone.
+     */
     void dropShadow(Duration lockTimeout) {
+        if (shadowOid == null) {
+            return;
+        }
         jdbc.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
-        jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
+        if (exists(SHADOW)) {
+            jdbc.execute("LOCK TABLE " + SHADOW + " IN ACCESS EXCLUSIVE MODE");
+            if (shadowOid.equals(jdbc.queryForObject(OID, Long.class, SHADOW))) {
+                jdbc.execute("DROP TABLE " + SHADOW);
+            }
+        }
     }
 
     private static String quoteIdentifier(String name) {

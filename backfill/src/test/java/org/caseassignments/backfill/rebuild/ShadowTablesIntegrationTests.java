@@ -1,6 +1,7 @@
 package org.caseassignments.backfill.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,8 +18,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** The swap's lock in a database whose own settings bound transactions longer than the swap does. */
-class ShadowTablesLockIntegrationTests {
+/** The tables of a rebuild: its lock in a database with settings of its own, its shadow beside another run's. */
+class ShadowTablesIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
 
@@ -65,5 +66,31 @@ class ShadowTablesLockIntegrationTests {
             thaw.countDown();
             admin.execute("ALTER DATABASE " + DB.name() + " RESET transaction_timeout");
         }
+    }
+
+    @Test
+    void shouldNeitherWriteToNorDropAShadowAnotherRunPutInPlaceOfItsOwn() {
+        // Given a run that created its shadow, and another run (its claim lost) that then put a shadow of its own there
+        JdbcTemplate jdbc = DB.jdbc();
+        jdbc.execute("DROP TABLE IF EXISTS case_assignments_rebuild");
+        ShadowTables tables = new ShadowTables(jdbc);
+        tables.createShadow(Duration.ofSeconds(5));
+        jdbc.execute("DROP TABLE case_assignments_rebuild");
+        jdbc.execute("CREATE TABLE case_assignments_rebuild (LIKE case_assignments INCLUDING ALL)");
+        Long others = jdbc.queryForObject("SELECT 'case_assignments_rebuild'::regclass::oid::bigint", Long.class);
+        DataSourceTransactionManager transactions = new DataSourceTransactionManager(DB.dataSource());
+        ShadowTransactions writes = new ShadowTransactions(transactions, tables);
+
+        // When the first run writes a batch into "its" shadow, and then drops it
+        assertThatThrownBy(() -> writes.executeWithoutResult(status -> jdbc.update(
+                "INSERT INTO case_assignments_rebuild (case_id, assignment_revision) VALUES (gen_random_uuid(), 1)")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not the table this run built");
+        new TransactionTemplate(transactions).executeWithoutResult(status -> tables.dropShadow(Duration.ofSeconds(5)));
+
+        // Then the other run's shadow is still there, and empty
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild')::oid::bigint", Long.class))
+                .isEqualTo(others);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments_rebuild", Integer.class)).isZero();
+        jdbc.execute("DROP TABLE case_assignments_rebuild");
     }
 }
