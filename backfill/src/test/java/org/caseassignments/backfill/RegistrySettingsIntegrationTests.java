@@ -105,9 +105,9 @@ class RegistrySettingsIntegrationTests {
         assertThat(dryRun.exit()).as(dryRun.toString()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(dryRun.out()).containsPattern("events read\\s+5\\n").containsPattern("cases rebuilt\\s+2\\n")
                 .containsPattern("passed over \\(dead-lettered\\)\\s+1\\n")
-                .containsPattern("of which an unknown schema id\\s+1\\n");
+                .containsPattern("of which an unknown schema id or record type\\s+1\\n");
         assertThat(rebuild.exit()).as(rebuild.toString()).isEqualTo(ExitCodes.SUCCESS);
-        assertThat(rebuild.out()).contains("swapped in").containsPattern("of which an unknown schema id\\s+1\\n");
+        assertThat(rebuild.out()).contains("swapped in").containsPattern("of which an unknown schema id or record type\\s+1\\n");
         assertThat(jdbc.queryForList("SELECT case_id, assignment_revision FROM case_assignments"))
                 .containsExactlyInAnyOrderElementsOf(List.of(
                         Map.of("case_id", before, "assignment_revision", 1L),

@@ -38,10 +38,15 @@ final class RebuildClaim implements AutoCloseable {
 
     private static final String TRY = "SELECT pg_try_advisory_lock(" + KEY + ")";
 
-    /** The session holding the claim, as the second run names it. */
+    /**
+     * The session holding the claim, as the second run names it; a session of another role shows its pid and
+     * {@code application_name} but not its address or start (without {@code pg_read_all_stats}).
+     */
     private static final String HOLDER = """
-            SELECT a.pid, a.application_name, coalesce(a.client_hostname, host(a.client_addr), 'a local socket') AS client,
-                   a.backend_start::text AS since
+            SELECT a.pid, a.application_name,
+                   CASE WHEN a.backend_start IS NULL THEN 'hidden (another role)'
+                        ELSE coalesce(a.client_hostname, host(a.client_addr), 'a local socket') END AS client,
+                   coalesce(a.backend_start::text, 'hidden (another role)') AS since
               FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
              WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
                AND l.classid = %d::oid AND l.objid = %s::oid
@@ -99,7 +104,7 @@ final class RebuildClaim implements AutoCloseable {
     }
 
     /** What the holder's session says of it: {@code backfill rebuild pid N on HOST}, at most 63 bytes. */
-    private static String whoAmI() {
+    static String whoAmI() {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();

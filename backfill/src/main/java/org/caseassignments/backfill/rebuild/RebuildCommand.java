@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import javax.sql.DataSource;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,6 +32,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionException;
@@ -125,14 +128,15 @@ public class RebuildCommand implements Callable<Integer> {
     private final ShadowTables tables;
 
     RebuildCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RebuildProperties properties,
-                   JdbcTemplate jdbc, PlatformTransactionManager transactions, MeterRegistry meters) {
+                   JdbcTemplate jdbc, MeterRegistry meters) {
         this.meters = meters;
         this.kafka = kafka;
         this.registry = registry;
         this.properties = properties;
-        this.jdbc = jdbc;
-        this.transactions = transactions;
-        this.tables = new ShadowTables(jdbc);
+        DataSource tagged = new TaggedConnections(jdbc.getDataSource(), RebuildClaim.whoAmI());
+        this.jdbc = new JdbcTemplate(tagged);
+        this.transactions = new JdbcTransactionManager(tagged);
+        this.tables = new ShadowTables(this.jdbc);
     }
 
     @Override
@@ -194,7 +198,7 @@ public class RebuildCommand implements Callable<Integer> {
                 err.println("backfill rebuild: dropping the shadow " + ShadowTables.SHADOW + " an earlier run left "
                         + "(it stopped half-done; no other run holds the claim)");
             }
-            tables.createShadow();
+            tables.createShadow(properties.swapLockTimeout());
             try {
                 return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested);
             } finally {
@@ -363,7 +367,7 @@ public class RebuildCommand implements Callable<Integer> {
         SummaryLines.count(out, "events read", report.totals().read());
         SummaryLines.count(out, "cases rebuilt", report.totals().cases());
         SummaryLines.count(out, "passed over (dead-lettered)", report.totals().passedOver());
-        SummaryLines.count(out, "  of which an unknown schema id", report.totals().unknownSchema());
+        SummaryLines.count(out, "  of which an unknown schema id or record type", report.totals().unknownSchema());
     }
 
     private Duration swapLockTimeout(PrintWriter err) {

@@ -34,7 +34,10 @@ final class ShadowBuild {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
-    /** @param unknownSchema of {@code passedOver}, the records whose schema id the registry does not know */
+    /**
+     * @param unknownSchema of {@code passedOver}, the records whose schema id the registry does not know or whose
+     *                      record type is no case event ({@code UNKNOWN_SCHEMA})
+     */
     record Totals(long read, long cases, long passedOver, long unknownSchema) {
     }
 

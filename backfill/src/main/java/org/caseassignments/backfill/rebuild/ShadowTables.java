@@ -173,6 +173,9 @@ final class ShadowTables {
 
     private static final String OID = "SELECT to_regclass(?)::oid::bigint";
 
+    /** One implicit transaction: the drop waits at most {@code %1$d} ms for the table's lock. */
+    private static final String DROP_WAITING_AT_MOST = "SET LOCAL lock_timeout = '%dms'; DROP TABLE IF EXISTS %s";
+
     /**
      * How much longer than the hold's bound the database waits for a client that stops answering under the lock (a
      * frozen process, a paused VM, a network cut) before it ends the session, which rolls back and lets go.
@@ -181,15 +184,23 @@ final class ShadowTables {
 
     /**
      * Before asking for the lock: a session idle inside the transaction (its client has stopped sending) is ended by
-     * the server, and the server's keepalives find a client cut off within about three seconds; {@code %d} is the
-     * hold's bound plus the margin, in milliseconds.
+     * the server, and the server's keepalives find a client cut off within about three seconds; {@code %1$d} is the
+     * hold's bound plus the margin, in milliseconds, and {@code %2$d} the idle limit, a millisecond below it
+     * (PostgreSQL 17 ignores an idle limit not below the transaction's).
      */
     private static final String FROZEN_CLIENT_BOUNDS = """
-            SET LOCAL idle_in_transaction_session_timeout = %1$d; SET LOCAL tcp_user_timeout = %1$d;
+            SET LOCAL idle_in_transaction_session_timeout = %2$d; SET LOCAL tcp_user_timeout = %1$d;
             SET LOCAL tcp_keepalives_idle = 1; SET LOCAL tcp_keepalives_interval = 1; SET LOCAL tcp_keepalives_count = 2
             """;
 
-    /** PostgreSQL 17 and later: the whole transaction ended at the bound, counted from the lock's grant. */
+    /**
+     * PostgreSQL 17 and later, before asking for the lock: no limit on the whole transaction while the lock is awaited
+     * (the wait has its own), which also stops a timer a role's or database's {@code transaction_timeout} started with
+     * the transaction: setting another value does not restart a running one.
+     */
+    private static final String NO_TRANSACTION_TIMEOUT = "SET LOCAL transaction_timeout = 0";
+
+    /** PostgreSQL 17 and later, once the lock is granted: the whole transaction ended at the bound, counted from here. */
     private static final String TRANSACTION_TIMEOUT = "SET LOCAL transaction_timeout = %d";
 
     private static final String SERVER_VERSION = "SELECT current_setting('server_version_num')::int";
@@ -206,9 +217,12 @@ final class ShadowTables {
         return Boolean.TRUE.equals(jdbc.queryForObject(EXISTS, Boolean.class, table));
     }
 
-    /** A new, empty shadow shaped like the projection, with its grants and comment; any older shadow is dropped. */
-    void createShadow() {
-        jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
+    /**
+     * Any older shadow dropped (its lock awaited at most {@code lockTimeout}), then a new, empty one shaped like the
+     * projection, with its grants and comment.
+     */
+    void createShadow(Duration lockTimeout) {
+        jdbc.execute(DROP_WAITING_AT_MOST.formatted(lockTimeout.toMillis(), SHADOW));
         jdbc.execute(CREATE_SHADOW);
         for (Map<String, Object> grant : jdbc.queryForList(GRANTS)) {
             jdbc.execute(COPY_GRANTS.formatted(grant.get("privilege_type"),
@@ -239,9 +253,13 @@ final class ShadowTables {
     private void lock(String tables, Duration timeout, Duration hold) {
         long bound = hold.plus(FROZEN_CLIENT_MARGIN).toMillis();
         jdbc.execute("SET LOCAL lock_timeout = '" + timeout.toMillis() + "ms'");
-        jdbc.execute(FROZEN_CLIENT_BOUNDS.formatted(bound));
+        jdbc.execute(FROZEN_CLIENT_BOUNDS.formatted(bound, bound - 1));
+        boolean transactionTimeout = jdbc.queryForObject(SERVER_VERSION, Integer.class) >= 170_000;
+        if (transactionTimeout) {
+            jdbc.execute(NO_TRANSACTION_TIMEOUT);
+        }
         jdbc.execute("LOCK TABLE " + tables + " IN ACCESS EXCLUSIVE MODE");
-        if (jdbc.queryForObject(SERVER_VERSION, Integer.class) >= 170_000) {
+        if (transactionTimeout) {
             jdbc.execute(TRANSACTION_TIMEOUT.formatted(bound));
         }
     }
@@ -292,11 +310,7 @@ final class ShadowTables {
      */
     void swap(Deadline deadline) {
         boundStatements(deadline);
-        Long shadow = jdbc.queryForObject(OID, Long.class, SHADOW);
-        if (shadowOid == null || !shadowOid.equals(shadow)) {
-            throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
-                    : "another took its place") + "); nothing was swapped");
-        }
+        requireOwnShadow("nothing was swapped");
         for (String rename : SWAP) {
             boundStatements(deadline);
             jdbc.execute(rename);
@@ -367,10 +381,34 @@ final class ShadowTables {
         jdbc.execute("DROP TABLE IF EXISTS " + PREVIOUS);
     }
 
-    /** Inside a transaction: the shadow dropped, waiting at most {@code lockTimeout} for its lock. */
+    /**
+     * Inside a transaction that has written to the shadow (and so holds a lock on the table it wrote, which no one can
+     * rename or drop meanwhile): throws unless the shadow's name is still that of the table this run created, so a
+     * run that lost its claim never commits into a shadow another run put in place of its own.
+     */
+    void requireOwnShadow(String consequence) {
+        Long shadow = jdbc.queryForObject(OID, Long.class, SHADOW);
+        if (shadowOid == null || !shadowOid.equals(shadow)) {
+            throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
+                    : "another took its place") + "); " + consequence);
+        }
+    }
+
+    /**
+     * Inside a transaction: the shadow this run created dropped, waiting at most {@code lockTimeout} for its lock; a
+     * table another run put in its place is left alone.
+     */
     void dropShadow(Duration lockTimeout) {
+        if (shadowOid == null) {
+            return;
+        }
         jdbc.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
-        jdbc.execute("DROP TABLE IF EXISTS " + SHADOW);
+        if (exists(SHADOW)) {
+            jdbc.execute("LOCK TABLE " + SHADOW + " IN ACCESS EXCLUSIVE MODE");
+            if (shadowOid.equals(jdbc.queryForObject(OID, Long.class, SHADOW))) {
+                jdbc.execute("DROP TABLE " + SHADOW);
+            }
+        }
     }
 
     private static String quoteIdentifier(String name) {

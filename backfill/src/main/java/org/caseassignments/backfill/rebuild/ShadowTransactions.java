@@ -11,9 +11,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the swap's transaction for the tail read under the lock. Under the lock each write is bounded by the swap's
  * deadline ({@link #bound}): it is not begun once the deadline has passed, its statements are cancelled at it
  * ({@code statement_timeout} set to the time left), and a cancellation is the deadline's, so the batch writer gives
- * way at once instead of retrying the batch in smaller parts, each of which would hold the lock again. Decision 24.
+ * way at once instead of retrying the batch in smaller parts, each of which would hold the lock again. Before each
+ * write commits, the shadow's name is checked to still be the table this run created ({@link
+ * ShadowTables#requireOwnShadow}). Decisions 24 and 46.
  */
 final class ShadowTransactions extends TransactionTemplate {
+
+    private static final String UNCOMMITTED = "the batch written into it is not committed";
 
     private final transient ShadowTables tables;
     private transient volatile Deadline deadline = Deadline.NONE;
@@ -34,13 +38,19 @@ final class ShadowTransactions extends TransactionTemplate {
     public <T> T execute(TransactionCallback<T> action) {
         Deadline bound = deadline;
         if (bound == Deadline.NONE) {
-            return super.execute(action);
+            return super.execute(status -> {
+                T written = action.doInTransaction(status);
+                tables.requireOwnShadow(UNCOMMITTED);
+                return written;
+            });
         }
         bound.check();
         return super.execute(status -> {
             tables.boundStatements(bound);
             try {
-                return action.doInTransaction(status);
+                T written = action.doInTransaction(status);
+                tables.requireOwnShadow(UNCOMMITTED);
+                return written;
             } catch (DataAccessException e) {
                 if (SwapUnderLock.sqlState(e, SwapUnderLock.QUERY_CANCELED)) {
                     throw new Deadline.Passed();

@@ -97,6 +97,8 @@ class RebuildProcessIntegrationTests {
             lock(shadow, "case_assignments_rebuild");
             projection.commit();
             int backend = awaitTheSwap(true);
+            assertThat(jdbc.queryForObject("SELECT application_name FROM pg_stat_activity WHERE pid = ?", String.class,
+                    backend)).as("the swap's session, named as the run's claim is").startsWith("backfill rebuild pid ");
 
             // When its process is frozen the moment the lock is granted, and the swap's statement can go on
             rebuild.freeze();
