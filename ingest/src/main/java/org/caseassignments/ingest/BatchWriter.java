@@ -73,6 +73,13 @@ public final class BatchWriter {
         /** The batch committed (its refused rows set aside). */
         default void written(int events) {
         }
+
+        /**
+         * One transaction of the batch ended, committed or rolled back: an attempt may take many (halves, bisection,
+         * the check that the table takes writes), each bounded on its own.
+         */
+        default void transactionEnded() {
+        }
     }
 
     /** A batch written: what it changed, and the items PostgreSQL refused. */
@@ -186,13 +193,13 @@ public final class BatchWriter {
                     this::checkWritable, chunks, BatchIsolation.Options.LARGEST_BISECTED);
             try {
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
-                        updates -> transaction.execute(status -> {
+                        updates -> inTransaction(() -> transaction.execute(status -> {
                             ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
                             if (rollBack) {
                                 status.setRollbackOnly();
                             }
                             return applied;
-                        }), options);
+                        })), options);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 written(items, update, occurredAt, events, isolated, took);
                 return new Written<>(isolated.result(), isolated.refused());
@@ -229,10 +236,22 @@ public final class BatchWriter {
 
     /** Throws what PostgreSQL throws for every row: the write of no rows, in a transaction rolled back. */
     private void checkWritable() {
-        transaction.executeWithoutResult(status -> {
-            writer.checkWritable();
-            status.setRollbackOnly();
+        inTransaction(() -> {
+            transaction.executeWithoutResult(status -> {
+                writer.checkWritable();
+                status.setRollbackOnly();
+            });
+            return null;
         });
+    }
+
+    /** Runs one transaction and tells {@link Attempts} it ended, however it ended. */
+    private <R> R inTransaction(java.util.function.Supplier<R> oneTransaction) {
+        try {
+            return oneTransaction.get();
+        } finally {
+            attempts.transactionEnded();
+        }
     }
 
     /**
