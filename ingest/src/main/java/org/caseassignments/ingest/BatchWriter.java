@@ -73,6 +73,13 @@ public final class BatchWriter {
         /** The batch committed (its refused rows set aside). */
         default void written(int events) {
         }
+
+        /**
+         * One transaction of the batch ended, committed or rolled back: an attempt may take many (halves, bisection,
+         * the check that the table takes writes), each bounded on its own.
+         */
+        default void transactionEnded() {
+        }
     }
 
     /** A batch written: what it changed, and the items PostgreSQL refused. */
@@ -192,13 +199,13 @@ public final class BatchWriter {
                     checkWritable();
                 }
                 BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
-                        updates -> transaction.execute(status -> {
+                        updates -> inTransaction(() -> transaction.execute(status -> {
                             ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
                             if (rollBack) {
                                 status.setRollbackOnly();
                             }
                             return applied;
-                        }), options, progress);
+                        })), options, progress);
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 written(items, update, occurredAt, events, isolated, took);
                 return new Written<>(isolated.result(), isolated.refused());
@@ -254,11 +261,26 @@ public final class BatchWriter {
      * that commit with 54000 whatever the rows).
      */
     private void checkWritable() {
-        transaction.executeWithoutResult(status -> {
-            writer.checkWritable();
-            status.setRollbackOnly();
+        inTransaction(() -> {
+            transaction.executeWithoutResult(status -> {
+                writer.checkWritable();
+                status.setRollbackOnly();
+            });
+            return null;
         });
-        transaction.executeWithoutResult(status -> writer.checkNotifies());
+        inTransaction(() -> {
+            transaction.executeWithoutResult(status -> writer.checkNotifies());
+            return null;
+        });
+    }
+
+    /** Runs one transaction and tells {@link Attempts} it ended, however it ended. */
+    private <R> R inTransaction(java.util.function.Supplier<R> oneTransaction) {
+        try {
+            return oneTransaction.get();
+        } finally {
+            attempts.transactionEnded();
+        }
     }
 
     /**

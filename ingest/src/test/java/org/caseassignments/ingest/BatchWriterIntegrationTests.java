@@ -86,6 +86,38 @@ class BatchWriterIntegrationTests {
     }
 
     @Test
+    void shouldTellTheEndOfEachTransactionOfABatchIsolatedInMany() {
+        // Given a transaction template that counts the transactions it runs, and a batch with a refused row
+        java.util.concurrent.atomic.AtomicInteger transactions = new java.util.concurrent.atomic.AtomicInteger();
+        TransactionTemplate counting = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource())) {
+            @Override
+            public <T> T execute(org.springframework.transaction.support.TransactionCallback<T> action) {
+                transactions.incrementAndGet();
+                return super.execute(action);
+            }
+        };
+        java.util.concurrent.atomic.AtomicInteger ended = new java.util.concurrent.atomic.AtomicInteger();
+        BatchWriter isolating = new BatchWriter(counting, writer, metrics, new FixedBackOff(1, 5), () -> false,
+                new BatchWriter.Attempts() {
+                    @Override
+                    public void transactionEnded() {
+                        ended.incrementAndGet();
+                    }
+                });
+        List<AssignmentUpdate> batch = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            batch.add(AssignmentUpdate.changed(UUID.randomUUID(), i == 5 ? "poison" : "w", "s", 1));
+        }
+
+        // When it is written: the refused row is found by bisection, in many transactions
+        isolating.write(batch, u -> u, u -> Instant.now(), batch.size());
+
+        // Then each of them was told ended, so liveness bounds each on its own, not their sum
+        assertThat(transactions.get()).isGreaterThan(2);
+        assertThat(ended.get()).isEqualTo(transactions.get());
+    }
+
+    @Test
     void shouldGiveUpOnATransientFailureWhenToldToStop() {
         BatchWriter stopping = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> true, recorded);
         jdbc.execute("SELECT setval('test_attempts', 1, false)");

@@ -23,6 +23,7 @@ import org.springframework.util.unit.DataSize;
  * @param streams            the Kafka Streams application
  * @param sink               the PostgreSQL stage
  * @param health             what readiness checks
+ * @param input              where a group with no committed offset starts
  */
 @ConfigurationProperties("projector")
 public record ProjectorProperties(@DefaultValue("case-assignments-projector") String applicationId,
@@ -31,7 +32,17 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                                   @DefaultValue("false") boolean publishAssignments,
                                   @DefaultValue Streams streams,
                                   @DefaultValue Sink sink,
-                                  @DefaultValue Health health) {
+                                  @DefaultValue Health health,
+                                  @DefaultValue Input input) {
+
+    /**
+     * @param startAtLogStart a group with no committed offset on an input partition whose records were deleted (its
+     *                        offsets expired, its id changed) starts from the log start even though the projection
+     *                        holds rows, skipping the deleted input; false stops the projector by name instead. A
+     *                        partition nothing was ever deleted from, or an empty projection, starts there anyway
+     */
+    public record Input(@DefaultValue("false") boolean startAtLogStart) {
+    }
 
     /**
      * @param maxMessageBytes the largest record of these topics: the {@code max.message.bytes} of the topics the
@@ -88,11 +99,13 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param maxCommitDelay readiness is DOWN while a task holds events it has not committed for longer than this
      * @param maxStall       readiness is DOWN while an input partition this instance reads has input beyond its
      *                       committed offset and that offset has not moved for longer than this
-     * @param maxWrite       liveness is DOWN while a stream thread has been in one attempt at writing a batch for
-     *                       longer than this (keep it above the connections' {@code socketTimeout}, which ends such
-     *                       an attempt first when the socket went silent, and above {@code sink.retry.max-interval})
-     * @param maxRestarts    liveness is DOWN while stream threads were replaced after a failure more than this many
-     *                       times within {@code restartWindow}
+     * @param maxWrite       liveness is DOWN while a stream thread has been in one transaction of a batch's write
+     *                       (or one pause between attempts) for longer than this (keep it well above the connections'
+     *                       {@code socketTimeout}, which ends such a transaction first when the socket went silent,
+     *                       and above {@code sink.retry.max-interval})
+     * @param maxRestarts    liveness is DOWN while the instance's stream threads, all together, were replaced after a
+     *                       failure more than this many times within {@code restartWindow} (a replaced thread comes
+     *                       back under a new name: raise it with {@code streams.threads})
      * @param restartWindow  the window {@code maxRestarts} counts in
      */
     public record Health(@DefaultValue("2m") Duration maxCommitDelay,

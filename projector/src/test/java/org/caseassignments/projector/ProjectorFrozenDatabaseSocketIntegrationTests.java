@@ -79,7 +79,7 @@ class ProjectorFrozenDatabaseSocketIntegrationTests {
                 await("liveness DOWN").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                         .until(() -> projector.health("liveness").equals(Status.DOWN));
                 assertThat(projector.healthDetails("projectionWritesHealthIndicator").get("reason").toString())
-                        .contains("one attempt at writing a batch");
+                        .contains("one transaction of a batch's write");
 
                 // and once the socket times out, the batch is written on another connection and liveness is UP again
                 await("the revision written after the socket timed out").atMost(TIMEOUT).ignoreExceptions()

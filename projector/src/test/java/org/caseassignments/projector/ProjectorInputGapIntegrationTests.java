@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,7 +24,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Retention deleted input the projector had not read (its committed offset is below the partition's log start): the
  * projector stops, loudly and by name — readiness DOWN naming the partition, its committed offset and the log start,
  * a meter, the projection left where it was — instead of jumping over the gap (a case moving 1 → 5 with no history
- * of 2–4). A brand-new group still starts from the log start.
+ * of 2–4). A group with no committed offset starts from the log start only when nothing was ever deleted from the
+ * partition, the projection is empty, or projector.input.start-at-log-start allows it.
  */
 class ProjectorInputGapIntegrationTests {
 
@@ -34,9 +36,10 @@ class ProjectorInputGapIntegrationTests {
     private final JdbcTemplate jdbc = DB.jdbc();
 
     @Test
-    void shouldStopNamingThePartitionWhenRetentionDeletedUnreadInputAndStartANewGroupFromTheLogStart() {
+    void shouldStopNamingThePartitionWhenRetentionDeletedUnreadInputEvenForAGroupWithNoCommittedOffset() {
         UUID caseId = UUID.randomUUID();
         String group = ProjectorInstance.uniqueApplicationId();
+        long logStart;
         try (EventPublisher publisher = new EventPublisher()) {
             // Given a projector that applied and committed revisions 0 and 1 of a case, then stopped
             try (ProjectorInstance projector = ProjectorInstance.start(DB, TOPICS, group)) {
@@ -49,7 +52,7 @@ class ProjectorInputGapIntegrationTests {
             List<RecordMetadata> unread = publisher.publishInOrder(TOPICS.events(), List.of(
                     CaseEvents.changed(caseId, 2).worker("w-2").build(), CaseEvents.changed(caseId, 3).worker("w-3").build(),
                     CaseEvents.changed(caseId, 4).worker("w-4").build(), CaseEvents.changed(caseId, 5).worker("w-5").build()));
-            long logStart = unread.get(3).offset();
+            logStart = unread.get(3).offset();
             KafkaOffsets.deleteBelow(TOPICS.events(), 0, logStart);
 
             // When the projector starts again
@@ -68,9 +71,22 @@ class ProjectorInputGapIntegrationTests {
             }
         }
 
-        // And a brand-new group reads from the log start
+        // And a group with no committed offset (offsets expired, a changed group id) on this non-empty projection
+        // stops by name too: the log start is not where it left off
         String fresh = ProjectorInstance.uniqueApplicationId();
         try (ProjectorInstance projector = ProjectorInstance.start(DB, TOPICS, fresh)) {
+            await().atMost(TIMEOUT).until(() -> projector.health("projectionInput").equals(Status.DOWN) || revision(caseId) == 5L);
+            assertThat(revision(caseId)).as("the case's revision: not moved past the deleted input").isEqualTo(1L);
+            assertThat(projector.healthDetails("projectionInputHealthIndicator").get("reason").toString())
+                    .contains(TOPICS.events() + "-0", "no committed offset, " + logStart + " records deleted",
+                            "log start " + logStart);
+            assertThat(KafkaOffsets.committed(fresh, TOPICS.events())).as("nothing committed for the group").isEmpty();
+        }
+
+        // And only when an operator allows it does such a group start from the log start
+        Map<String, String> allowed = ProjectorInstance.properties(DB, TOPICS, fresh);
+        allowed.put("projector.input.start-at-log-start", "true");
+        try (ProjectorInstance projector = ProjectorInstance.start(allowed)) {
             await().atMost(TIMEOUT).until(() -> revision(caseId) == 5L && KafkaOffsets.caughtUp(fresh, TOPICS.events(), 1));
             assertThat(projector.health("readiness")).isEqualTo(Status.UP);
         }

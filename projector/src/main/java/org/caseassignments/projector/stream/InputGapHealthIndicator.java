@@ -68,7 +68,9 @@ final class InputGapHealthIndicator implements HealthIndicator {
         for (TopicPartition partition : invalid.partitions()) {
             Long committed = offsets.get(partition);
             Long start = starts.get(partition);
-            String what = committed == null ? "no committed offset (log start " + start + ")"
+            String what = committed == null ? "no committed offset, " + (start == null ? "(unknown)" : start)
+                    + " records deleted (log start " + (start == null ? "unknown" : start) + "): starting there would "
+                    + "skip input the projection may lack"
                     : "committed offset " + committed + " is below the log start " + (start == null ? "(unknown)"
                     : start + ": " + (start - committed) + " records deleted unread");
             described.put(partition, what);

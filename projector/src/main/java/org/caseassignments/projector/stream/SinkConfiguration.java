@@ -71,11 +71,16 @@ public class SinkConfiguration {
             public void written(int events) {
                 health.written(events);
             }
+
+            @Override
+            public void transactionEnded() {
+                writes.transactionEnded();
+            }
         };
         return new BatchWriter(transaction, writer, metrics, backOff, stopping::isStopping, attempts);
     }
 
-    /** Writes each batch through the batch writer, timing each attempt for liveness. */
+    /** Writes each batch through the batch writer, timing each of its transactions for liveness. */
     @Bean
     PendingAssignments.Flusher projectionFlusher(BatchWriter writer, StuckWriteHealthIndicator writes) {
         PendingAssignments.Flusher through = PendingAssignments.Flusher.through(writer);

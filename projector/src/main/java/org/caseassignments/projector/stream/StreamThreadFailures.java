@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * The stream threads Kafka Streams replaced after an uncaught failure: counted
  * ({@code case_assignments.stream_threads.replaced}), the last one kept, for the reason readiness gives, and the times of
- * the recent ones, for liveness ({@link #within}).
+ * the recent ones, for liveness ({@link #within}): only those within the window, pruned at each replacement too.
  */
 final class StreamThreadFailures {
 
@@ -21,14 +21,17 @@ final class StreamThreadFailures {
 
     private final Counter replaced;
     private final Clock clock;
+    private final Duration window;
     private final Deque<Instant> recent = new ArrayDeque<>();
     private volatile Failure last;
 
-    StreamThreadFailures(MeterRegistry registry, Clock clock) {
+    /** @param window how long a replacement is kept for {@link #within}: at most as many as fell within it */
+    StreamThreadFailures(MeterRegistry registry, Clock clock, Duration window) {
         this.replaced = Counter.builder("case_assignments.stream_threads.replaced")
                 .description("stream threads replaced after an uncaught failure; their tasks resume from their last commit")
                 .tag("source", "projector").register(registry);
         this.clock = clock;
+        this.window = window;
     }
 
     void replaced(Throwable error) {
@@ -42,17 +45,28 @@ final class StreamThreadFailures {
                 cause.getClass().getSimpleName() + ": " + cause.getMessage());
         synchronized (recent) {
             recent.addLast(now);
+            forgetBefore(now.minus(window));
         }
     }
 
     /** Replacements in the last {@code window}; older ones are forgotten. */
     int within(Duration window) {
-        Instant after = clock.instant().minus(window);
         synchronized (recent) {
-            while (!recent.isEmpty() && !recent.peekFirst().isAfter(after)) {
-                recent.removeFirst();
-            }
+            forgetBefore(clock.instant().minus(window));
             return recent.size();
+        }
+    }
+
+    /** Replacement times kept: those within the window, once the last replacement or look pruned the older. */
+    int kept() {
+        synchronized (recent) {
+            return recent.size();
+        }
+    }
+
+    private void forgetBefore(Instant after) {
+        while (!recent.isEmpty() && !recent.peekFirst().isAfter(after)) {
+            recent.removeFirst();
         }
     }
 

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
@@ -47,7 +48,8 @@ class StreamsConfiguration {
         config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, streams.commitInterval().toMillis());
         config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streams.threads());
         // Never jump over input: an offset below the log start stops the projector by name (InputGapHealthIndicator);
-        // a partition the group never read starts from its log start, set before the threads start (InputOffsets).
+        // a partition without a committed offset starts from its log start only when that skips nothing the projection
+        // may lack, set before the threads start (InputOffsets); otherwise it stops by name too.
         config.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "none");
         // Kafka Streams refuses a transaction timeout below the commit interval; a crashed instance's open
         // transaction holds up its successor for at most this long.
@@ -86,13 +88,14 @@ class StreamsConfiguration {
     }
 
     @Bean
-    StreamThreadFailures streamThreadFailures(MeterRegistry registry) {
-        return new StreamThreadFailures(registry, Clock.systemUTC());
+    StreamThreadFailures streamThreadFailures(MeterRegistry registry, ProjectorProperties properties) {
+        return new StreamThreadFailures(registry, Clock.systemUTC(), properties.health().restartWindow());
     }
 
     @Bean
-    InputOffsets inputOffsets(KafkaAdmin kafkaAdmin, ProjectorProperties properties, CaseTopics topics) {
-        return new InputOffsets(kafkaAdmin, properties.applicationId(), Set.copyOf(topics.eventTopicNames()));
+    InputOffsets inputOffsets(KafkaAdmin kafkaAdmin, JdbcTemplate jdbc, ProjectorProperties properties, CaseTopics topics) {
+        return new InputOffsets(kafkaAdmin, jdbc, properties.applicationId(), Set.copyOf(topics.eventTopicNames()),
+                properties.input().startAtLogStart());
     }
 
     @Bean

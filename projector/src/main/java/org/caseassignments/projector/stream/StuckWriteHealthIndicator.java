@@ -12,10 +12,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * Part of liveness: DOWN while a stream thread has been in one attempt at writing a batch for longer than
- * {@code projector.health.max-write} — a statement whose answer never comes (a half-open socket the driver's
+ * Part of liveness: DOWN while a stream thread has been in one transaction of a batch's write (or the pause after a
+ * failed attempt) for longer than {@code projector.health.max-write} — a statement whose answer never comes (a half-open socket the driver's
  * {@code socketTimeout} does not end, a driver or pool that hangs). Nothing but a restart frees such a thread, and
- * readiness cannot tell it from a slow batch. A failed attempt starts the clock again, so a database that refuses
+ * readiness cannot tell it from a slow batch. Each ended transaction and each failed attempt starts the clock again
+ * (an attempt may take many transactions: halves, bisection; a healthy projector is never restarted for their sum), so a database that refuses
  * every attempt (readiness' {@code projectionSink}) never makes it DOWN: only the pause before the next attempt
  * ({@code projector.sink.retry.max-interval} at most) counts towards it.
  */
@@ -36,6 +37,14 @@ final class StuckWriteHealthIndicator implements HealthIndicator {
     /** The calling stream thread begins writing a batch. */
     void began() {
         writing.put(Thread.currentThread().getName(), clock.instant());
+    }
+
+    /**
+     * One transaction of the calling stream thread's batch ended: the clock starts again, so a batch written in many
+     * transactions (halves after a statement timeout, bisection of a refused row) is bounded per transaction.
+     */
+    void transactionEnded() {
+        writing.replace(Thread.currentThread().getName(), clock.instant());
     }
 
     /** The calling stream thread's attempt failed; the next begins after the backoff. */
@@ -60,7 +69,7 @@ final class StuckWriteHealthIndicator implements HealthIndicator {
             }
             return Health.up().withDetail("maxWrite", bound.toString()).build();
         }
-        String reason = "stream thread " + oldest.getKey() + " has been in one attempt at writing a batch for "
+        String reason = "stream thread " + oldest.getKey() + " has been in one transaction of a batch's write for "
                 + age.toSeconds() + " s (bound " + bound.toSeconds() + " s), since " + oldest.getValue()
                 + ": a statement whose answer does not come; restart the projector, its tasks resume from their last "
                 + "commit";

@@ -11,7 +11,8 @@ import org.springframework.boot.health.contributor.Status;
 class StreamThreadRestartsHealthIndicatorTests {
 
     private final MutableClock clock = new MutableClock();
-    private final StreamThreadFailures failures = new StreamThreadFailures(new SimpleMeterRegistry(), clock);
+    private final StreamThreadFailures failures = new StreamThreadFailures(new SimpleMeterRegistry(), clock,
+            Duration.ofMinutes(10));
     private final StreamThreadRestartsHealthIndicator health =
             new StreamThreadRestartsHealthIndicator(failures, 2, Duration.ofMinutes(10));
 
@@ -35,5 +36,17 @@ class StreamThreadRestartsHealthIndicatorTests {
         // and UP again once the first has left the window
         clock.advance(Duration.ofMinutes(8).plusSeconds(1));
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+    }
+
+    @Test
+    void shouldKeepOnlyTheReplacementsWithinTheWindowWhenNothingLooksAtThem() {
+        // Given a thread replaced every minute for a day, and no health check asking meanwhile
+        for (int minute = 0; minute < 24 * 60; minute++) {
+            failures.replaced(new IllegalStateException("again"));
+            clock.advance(Duration.ofMinutes(1));
+        }
+
+        // Then only the window's replacements are kept, not the day's
+        assertThat(failures.kept()).isEqualTo(10);
     }
 }
