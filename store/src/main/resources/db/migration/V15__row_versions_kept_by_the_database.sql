@@ -35,9 +35,10 @@ CREATE TRIGGER foster_homes_row_version
 
 COMMENT ON COLUMN foster_homes.row_version IS
     'Optimistic-concurrency version, moved by one on every UPDATE by the trigger foster_homes_row_version; with the '
-    'home''s ACTIVE placements, what its strong ETag names (decision 44).';
+    'home''s ACTIVE placements when there are any, what its strong ETag names (decision 44).';
 COMMENT ON COLUMN placements.row_version IS
-    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger placements_row_version; the strong ETag.';
+    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger placements_row_version; with its '
+    'case''s assignment while the row''s copy differs from it, what its strong ETag names (decision 44).';
 COMMENT ON COLUMN kinship_options.row_version IS
-    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger kinship_options_row_version; the '
-    'strong ETag.';
+    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger kinship_options_row_version; with '
+    'its case''s assignment while the row''s copy differs from it, what its strong ETag names (decision 44).';
