@@ -7,8 +7,8 @@
 -- row_version = row_version + 1 (an instance of the previous release during an upgrade) moves it by one, as before.
 -- The API's optimistic check (WHERE row_version = ?) reads the old version, and RETURNING the new one.
 --
--- Order: BEFORE row triggers fire in the order of their names, so each table's gate of decision 22
--- (foster_homes_capacity_gate, placements_home_gate) runs before its *_row_version; a refused write moves nothing.
+-- With triggers disabled (session_replication_role = replica, as pg_restore --disable-triggers sets) these do not
+-- run: an UPDATE made so must set row_version = row_version + 1 itself (docs/operations.md).
 -- Locks: a BEFORE UPDATE row trigger makes PostgreSQL lock the row by the key columns the statement's SET names;
 -- no writer names a key column of these tables (their ids; foster_homes had such a trigger already, decision 43),
 -- so every write keeps FOR NO KEY UPDATE, which a placement insert's foreign-key check passes.
@@ -35,9 +35,10 @@ CREATE TRIGGER foster_homes_row_version
 
 COMMENT ON COLUMN foster_homes.row_version IS
     'Optimistic-concurrency version, moved by one on every UPDATE by the trigger foster_homes_row_version; with the '
-    'home''s ACTIVE placements, what its strong ETag names (decision 44).';
+    'home''s ACTIVE placements when there are any, what its strong ETag names (decision 44).';
 COMMENT ON COLUMN placements.row_version IS
-    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger placements_row_version; the strong ETag.';
+    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger placements_row_version; with its '
+    'case''s assignment while the row''s copy differs from it, what its strong ETag names (decision 44).';
 COMMENT ON COLUMN kinship_options.row_version IS
-    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger kinship_options_row_version; the '
-    'strong ETag.';
+    'Optimistic-concurrency version, moved by one on every UPDATE by the trigger kinship_options_row_version; with '
+    'its case''s assignment while the row''s copy differs from it, what its strong ETag names (decision 44).';

@@ -491,7 +491,6 @@ public final class ProjectorPerformance {
                            SET assigned_worker_sub = ca.assigned_worker_sub,
                                supervisor_sub      = ca.supervisor_sub,
                                assignment_revision = ca.assignment_revision,
-                               row_version         = e.row_version + 1,
                                updated_at          = now()
                           FROM case_assignments ca
                          WHERE e.case_id = ca.case_id

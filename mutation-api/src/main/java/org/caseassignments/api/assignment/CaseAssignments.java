@@ -69,7 +69,8 @@ public class CaseAssignments {
      * jurisdiction from the projection, never from the copy on the row. A copy can be left ahead of its
      * case (a rebuild swap or an undo that lowered the case, decision 29); the projection row, which an
      * update holds {@code FOR SHARE} before it locks the row, is the authority. Named like the row's own
-     * columns, so the row's mapper reads them unchanged.
+     * columns, so the row's mapper reads them unchanged; {@code copy_differs} says the row's copy is not the
+     * projection's assignment, which its ETag must then name (decision 44).
      *
      * @param table the case-scoped table the row is read from
      */
@@ -78,7 +79,10 @@ public class CaseAssignments {
                 (SELECT ca.assigned_worker_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assigned_worker_sub,
                 (SELECT ca.supervisor_sub FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS supervisor_sub,
                 (SELECT ca.assignment_revision FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS assignment_revision,
-                (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS jurisdiction"""
+                (SELECT ca.jurisdiction FROM case_assignments ca WHERE ca.case_id = %1$s.case_id) AS jurisdiction,
+                COALESCE((SELECT (ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision)
+                                 IS DISTINCT FROM (%1$s.assigned_worker_sub, %1$s.supervisor_sub, %1$s.assignment_revision)
+                            FROM case_assignments ca WHERE ca.case_id = %1$s.case_id), true) AS copy_differs"""
                 .formatted(table.table());
     }
 

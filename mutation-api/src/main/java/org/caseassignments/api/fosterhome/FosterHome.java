@@ -2,7 +2,7 @@ package org.caseassignments.api.fosterhome;
 
 import java.time.Instant;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.nio.ByteBuffer;
 import java.util.UUID;
 
 import org.caseassignments.api.http.Patch;
@@ -26,10 +26,13 @@ record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus lice
                 Map.of("admin_unit", adminUnit, "license_status", licenseStatus.name()), jurisdiction);
     }
 
-    /** The ACTIVE placements change with every activation and end in the home, which write no row of the home. */
+    /**
+     * The ACTIVE placements change with every activation and end in the home, which write no row of the home. None
+     * for an empty home, whose tag stays the one of before V15.
+     */
     @Override
-    public OptionalLong derivedState() {
-        return OptionalLong.of(activePlacements);
+    public byte[] derivedState() {
+        return activePlacements == 0 ? new byte[0] : ByteBuffer.allocate(Long.BYTES).putLong(activePlacements).array();
     }
 
     ResourceRef resource() {

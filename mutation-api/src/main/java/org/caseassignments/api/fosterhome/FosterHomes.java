@@ -54,8 +54,11 @@ class FosterHomes {
     /**
      * The weaker lock, as for every entity. An UPDATE that changes {@code license_number} keeps it: the number's
      * uniqueness is an index on an expression, which no foreign key can use, so the change is no key change.
+     * It reads nothing: a statement that waits for the lock keeps the snapshot it took before, in which an activation
+     * that held the lock (the gate locks the home without writing it) is not committed yet, so the row and its count
+     * are read by {@link #FIND} after it, in a snapshot that sees every activation the lock waited for.
      */
-    private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
+    private static final String LOCK_FOR_NO_KEY_UPDATE = "SELECT id FROM foster_homes WHERE id = ? FOR NO KEY UPDATE";
 
     private static final String INSERT = """
             INSERT INTO foster_homes (id, name, license_number, license_status, admin_unit, capacity, jurisdiction)
@@ -113,8 +116,12 @@ class FosterHomes {
         return query.read(jdbc, sql.toString(), FosterHomes::map, args.toArray());
     }
 
+    /** Inside the transaction (READ COMMITTED): locks the row, then reads it and its count in a new statement. */
     Optional<FosterHome> findForNoKeyUpdate(UUID id) {
-        return jdbc.query(FIND_FOR_NO_KEY_UPDATE, FosterHomes::map, id).stream().findFirst();
+        if (jdbc.queryForList(LOCK_FOR_NO_KEY_UPDATE, UUID.class, id).isEmpty()) {
+            return Optional.empty();
+        }
+        return find(id);
     }
 
     /** @param jurisdiction the creator's, which the home belongs to from now on */

@@ -6,7 +6,6 @@ import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.UUID;
 
 import javax.crypto.Mac;
@@ -19,7 +18,8 @@ import org.caseassignments.api.policy.ResourceType;
  * The strong ETag of one version of one resource: a MAC of the resource type, its id and the row
  * version under a secret only the service knows (HMAC-SHA256, the first {@value #TAG_BYTES} bytes,
  * base64url without padding, in quotes: {@code "q3xk0Vd5a1Jp2m2TQbJ1hg"}), and, for a body that shows what no write
- * of its row changes (a foster home's ACTIVE placements), of that too: one tag, one body (decision 44).
+ * of its row changes (a foster home's ACTIVE placements, a case's assignment the projection holds and the row's copy
+ * does not), of that too: one tag, one body (decision 44).
  *
  * <p>Why not the row version itself: a client could then name versions it never read
  * ({@code If-Match: "1", "2"}) and a precondition would pass on a row it has not seen. A tag can
@@ -52,27 +52,27 @@ public final class EntityTags {
     }
 
     /** The quoted strong ETag of a stored resource's version and the state its body derives ({@code Versioned}). */
-    public String of(ResourceRef resource, long rowVersion, OptionalLong derivedState) {
+    public String of(ResourceRef resource, long rowVersion, byte[] derivedState) {
         return of(resource.type(), resource.id(), rowVersion, derivedState);
     }
 
     /** The quoted strong ETag of a version of the resource {@code type}/{@code id} whose body derives nothing. */
     public String of(ResourceType type, UUID id, long rowVersion) {
-        return of(type, id, rowVersion, OptionalLong.empty());
+        return of(type, id, rowVersion, new byte[0]);
     }
 
     /** The quoted strong ETag of a version of the resource {@code type}/{@code id} and the state its body derives. */
-    public String of(ResourceType type, UUID id, long rowVersion, OptionalLong derivedState) {
+    public String of(ResourceType type, UUID id, long rowVersion, byte[] derivedState) {
         Objects.requireNonNull(id, "a resource not stored yet has no ETag");
         byte[] name = type.wireName().getBytes(StandardCharsets.US_ASCII);
-        // The type name is the only variable-length part and never contains NUL, and a derived state adds a fixed 8
-        // bytes, so the encoding is unambiguous; without one, the message (and the tag) is the one of before V15.
-        int derived = derivedState.isPresent() ? Long.BYTES : 0;
-        ByteBuffer message = ByteBuffer.allocate(DOMAIN.length + name.length + 1 + 3 * Long.BYTES + derived)
+        // The type name never contains NUL and ends the only variable-length part before the derived state, which
+        // comes last and is encoded unambiguously by each type (Versioned), so the message is unambiguous; without
+        // a derived state, the message (and the tag) is the one of before V15.
+        ByteBuffer message = ByteBuffer.allocate(DOMAIN.length + name.length + 1 + 3 * Long.BYTES + derivedState.length)
                 .put(DOMAIN).put(name).put((byte) 0)
                 .putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits())
                 .putLong(rowVersion);
-        derivedState.ifPresent(message::putLong);
+        message.put(derivedState);
         byte[] mac = macs.get().doFinal(message.array());
         return "\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(mac, TAG_BYTES)) + "\"";
     }

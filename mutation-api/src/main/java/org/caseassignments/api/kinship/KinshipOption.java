@@ -12,10 +12,10 @@ import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.write.AssignmentCopy;
 import org.caseassignments.api.write.Versioned;
 
-/** A live (not soft-deleted) kinship option row, with the copy of its case's assignment it carries. */
+/** A live (not soft-deleted) kinship option row, with its case's assignment from the projection (decision 29). */
 record KinshipOption(UUID id, UUID caseId, String relativeName, String relationship, boolean approved,
                      AssignmentPair assignment, long assignmentRevision, long rowVersion, Instant createdAt,
-                     Instant updatedAt, String createdBy, String jurisdiction) implements Versioned, AssignmentCopy {
+                     Instant updatedAt, String createdBy, String jurisdiction, boolean copyDiffers) implements Versioned, AssignmentCopy {
 
     /** The one builder of what the policy sees of a kinship option; its jurisdiction is its case's. */
     static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, boolean approved, String jurisdiction) {
@@ -36,6 +36,6 @@ record KinshipOption(UUID id, UUID caseId, String relativeName, String relations
         return new KinshipOption(id, caseId, Patch.apply(change.relativeName(), relativeName),
                 Patch.apply(change.relationship(), relationship),
                 Patch.apply(change.approved(), approved),
-                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction);
+                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction, copyDiffers);
     }
 }

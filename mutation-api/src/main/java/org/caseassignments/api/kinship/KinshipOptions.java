@@ -126,6 +126,7 @@ class KinshipOptions {
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getObject("updated_at", OffsetDateTime.class).toInstant(),
                 rs.getString("created_by"),
-                rs.getString("jurisdiction"));
+                rs.getString("jurisdiction"),
+                rs.getBoolean("copy_differs"));
     }
 }

@@ -15,12 +15,12 @@ import org.caseassignments.api.write.InFosterHome;
 import org.caseassignments.api.write.Versioned;
 
 /**
- * A placement row, with the copy of its case's assignment it carries and its case's jurisdiction (read
- * from the projection with the row; null while unknown).
+ * A placement row, with its case's assignment and jurisdiction (read from the projection with the row; null while
+ * unknown) and whether the row's copy of the assignment differs from it.
  */
 record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId, LocalDate startDate,
                  LocalDate endDate, AssignmentPair assignment, long assignmentRevision, long rowVersion,
-                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction) implements Versioned, AssignmentCopy, InFosterHome {
+                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction, boolean copyDiffers) implements Versioned, AssignmentCopy, InFosterHome {
 
     /** The one builder of what the policy sees of a placement, for stored rows, after-images and creates alike. */
     static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, PlacementStatus status,
@@ -43,6 +43,6 @@ record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId
                 Patch.apply(change.fosterHomeId(), fosterHomeId),
                 Patch.apply(change.startDate(), startDate),
                 Patch.apply(change.endDate(), endDate),
-                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction);
+                assignment, assignmentRevision, rowVersion, createdAt, updatedAt, createdBy, jurisdiction, copyDiffers);
     }
 }

@@ -271,10 +271,11 @@ class WaitsAuthorizedFirstAndBoundedIntegrationTests {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         jdbc.update("UPDATE kinship_options SET active = false, deleted_at = now() WHERE id = ?", option);
+        long current = jdbc.queryForObject("SELECT row_version FROM kinship_options WHERE id = ?", Long.class, option);
 
         for (String method : List.of("PATCH", "DELETE")) {
             ApiClient.Request request = ApiClient.request(method, "/kinship-options/" + option).token(worker)
-                    .ifMatch(TestETags.kinshipOption(option, 1)).header("Min-Assignment-Revision", "9223372036854775807");
+                    .ifMatch(TestETags.kinshipOption(option, current)).header("Min-Assignment-Revision", "9223372036854775807");
             Reply reply = api.send(method.equals("PATCH") ? request.json("{\"approved\": true}") : request);
 
             assertThat(reply.status()).as(reply.toString()).isEqualTo(404);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
+import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
@@ -11,6 +12,7 @@ import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Race;
 import org.caseassignments.api.testsupport.Reply;
+import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -133,12 +135,7 @@ class EntityTagsIntegrationTests {
 
         jdbc.update(directUpdate, id);
 
-        Reply conditional = ifNoneMatch(path, before);
-        Reply written = api.patch(path, admin, before, patch);
-        assertThat(conditional.status()).as(conditional.toString()).isEqualTo(200);
-        assertThat(conditional.etag()).isNotEqualTo(before);
-        assertThat(written.status()).as(written.toString()).isEqualTo(412);
-        assertThat(written.code()).isEqualTo("PRECONDITION_FAILED");
+        assertStale(path, before, patch);
         assertThat(jdbc.queryForObject("SELECT row_version FROM " + table + " WHERE id = ?", Long.class, id))
                 .isEqualTo(2L);
     }
@@ -200,6 +197,64 @@ class EntityTagsIntegrationTests {
                 .isEqualTo(2);
     }
 
+    /**
+     * An activation holds the home's lock when the PATCH's locked re-read asks for it, and commits while the re-read
+     * waits: the count compared is the one after the activation, so the tag read at the count before is a 412.
+     */
+    @Test
+    void shouldAnswer412ToAHomePatchWhoseLockedReReadWaitedForAnActivationInTheHome() {
+        EmptyHome read = emptyHomeNamedByAProposal();
+
+        Reply raced;
+        try (OpenTransaction activation = OpenTransaction.begin(DB.dataSource(), tx -> tx.update(
+                "UPDATE placements SET status = 'ACTIVE' WHERE id = ?", read.placement())).awaitWork()) {
+            raced = Race.commitWhileItWaits(api, backends, activation, ApiClient.request("PATCH", read.path())
+                    .token(admin).ifMatch(read.tag()).json("{\"name\": \"Renamed over a placement\"}"));
+        }
+
+        assertThat(raced.status()).as(raced.toString()).isEqualTo(412);
+        assertThat(raced.code()).isEqualTo("PRECONDITION_FAILED");
+        assertThat(name(read.home())).isEqualTo("Maple House");
+    }
+
+    /**
+     * A placement's and a kinship option's body shows its case's assignment from the projection, which a rebuild's swap
+     * (here an UPDATE by SQL) changes without writing the row: the tag read before never answers 304 over the new
+     * assignment, and a write naming it is a 412.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            placements      | /placements/      | {"end_date": "2027-01-01"}
+            kinship_options | /kinship-options/ | {"relative_name": "Late"}
+            """)
+    void shouldMakeTheTagReadBeforeTheProjectionOfItsCaseChangedStale(String table, String resource, String patch) {
+        UUID id = rowOf(table);
+        String path = resource + id;
+        String before = api.get(path, admin).etag();
+
+        jdbc.update("UPDATE case_assignments SET supervisor_sub = 's-2', assignment_revision = 0 WHERE case_id = "
+                + "(SELECT case_id FROM " + table + " WHERE id = ?)", id);
+
+        assertThat(assertStale(path, before, patch).json().path("supervisor_sub").asText()).isEqualTo("s-2");
+        assertThat(jdbc.queryForObject("SELECT row_version FROM " + table + " WHERE id = ?", Long.class, id))
+                .isEqualTo(1L);
+    }
+
+    /**
+     * What no write changes is tagged only when the body shows it: an empty home, and a row whose copy is its case's
+     * projection, answer the tag of their version alone, the one clients held before V15.
+     */
+    @Test
+    void shouldAnswerTheTagOfTheVersionAloneForAnEmptyHomeAndForARowWhoseCopyIsItsProjection() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        UUID placement = rowOf("placements");
+        UUID option = rowOf("kinship_options");
+
+        assertThat(api.get("/foster-homes/" + home, admin).etag()).isEqualTo(TestETags.of(ResourceType.FOSTER_HOME, home, 1));
+        assertThat(api.get("/placements/" + placement, admin).etag()).isEqualTo(TestETags.placement(placement, 1));
+        assertThat(api.get("/kinship-options/" + option, admin).etag()).isEqualTo(TestETags.kinshipOption(option, 1));
+    }
+
     /** A home, a PROPOSED placement of a case naming it, and the home's path and tag as read while it is empty. */
     private record EmptyHome(UUID home, UUID placement, String path, String tag) {
     }
@@ -215,6 +270,17 @@ class EntityTagsIntegrationTests {
     private Reply activate(UUID placement) {
         return api.patch("/placements/" + placement, admin, api.get("/placements/" + placement, admin).etag(),
                 "{\"status\": \"ACTIVE\"}");
+    }
+
+    /** The tag read before is no longer the body's: If-None-Match answers the body (returned), If-Match a 412. */
+    private Reply assertStale(String path, String before, String patch) {
+        Reply conditional = ifNoneMatch(path, before);
+        Reply written = api.patch(path, admin, before, patch);
+        assertThat(conditional.status()).as(conditional.toString()).isEqualTo(200);
+        assertThat(conditional.etag()).isNotEqualTo(before);
+        assertThat(written.status()).as(written.toString()).isEqualTo(412);
+        assertThat(written.code()).isEqualTo("PRECONDITION_FAILED");
+        return conditional;
     }
 
     private Reply ifNoneMatch(String path, String tag) {

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 
 import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.audit.AuditWithoutWrites;
 import org.caseassignments.api.http.IfMatch;
@@ -37,6 +38,7 @@ import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.ResourceUpdate;
 import org.caseassignments.api.write.Versioned;
 import org.caseassignments.testkit.Rows;
+import org.caseassignments.store.LockOrder.CaseScopedTable;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -494,10 +496,12 @@ public final class PatchPerformance {
                 SELECT %2$s FROM kinship_options WHERE id = :id AND active;
                 BEGIN;
                 SELECT row_version AS v, case_id AS c, assignment_revision AS r, %2$s FROM kinship_options WHERE id = :id AND active FOR NO KEY UPDATE \\gset locked_
-                UPDATE kinship_options SET relative_name = 'Relative ' || :client_id, relationship = relationship, approved = approved, row_version = row_version + 1, updated_at = now() WHERE id = :id AND row_version = :locked_v AND active RETURNING %2$s;
+                UPDATE kinship_options SET relative_name = 'Relative ' || :client_id, relationship = relationship, approved = approved, updated_at = now(), %3$s WHERE id = :id AND row_version = :locked_v AND active RETURNING %2$s;
                 INSERT INTO audit_records (recorded_at, request_id, outcome, status, problem_code, caller_sub, caller_roles, jurisdiction, action, resource_type, resource_id, case_id, ruleset_jurisdiction, ruleset_version, rule_id, after_rule_id, assignment_revision, assigned_worker_sub, supervisor_sub, row_version_before, row_version_after) VALUES (COALESCE(NULL, now()), 'pgbench-' || :client_id, 'WRITTEN', 200, NULL, 'w-1', '{caseworker}', 'georgia', 'update', 'kinship_option', :id, :locked_c, 'georgia', '1.0.0', 'caseworker-own-case', 'caseworker-own-case', :locked_r, 'w-1', 's-1', :locked_v, :locked_v + 1);
                 COMMIT;
-                """.formatted(id, KINSHIP_COLUMNS);
+                """.formatted(id, KINSHIP_COLUMNS,
+                // one line: pgbench ends a meta-command at the line's end
+                CaseAssignments.copyFromProjection(CaseScopedTable.KINSHIP_OPTIONS).replace('\n', ' '));
     }
 
     /** The GET's one statement ({@code Placements.find}), on the client's own placement. */

@@ -1,7 +1,7 @@
 package org.caseassignments.api.testsupport;
 
 import java.nio.charset.StandardCharsets;
-import java.util.OptionalLong;
+import java.nio.ByteBuffer;
 import java.util.UUID;
 
 import org.caseassignments.api.http.EntityTags;
@@ -38,8 +38,12 @@ public final class TestETags {
         return fosterHome(id, rowVersion, 0);
     }
 
-    /** The tag of a home's version with this many ACTIVE placements in it, which its body shows (decision 44). */
+    /**
+     * The tag of a home's version with this many ACTIVE placements in it, which its body shows (decision 44); an
+     * empty home's names its version alone.
+     */
     public static String fosterHome(UUID id, long rowVersion, int activePlacements) {
-        return TAGS.of(ResourceType.FOSTER_HOME, id, rowVersion, OptionalLong.of(activePlacements));
+        return activePlacements == 0 ? of(ResourceType.FOSTER_HOME, id, rowVersion)
+                : TAGS.of(ResourceType.FOSTER_HOME, id, rowVersion, ByteBuffer.allocate(Long.BYTES).putLong(activePlacements).array());
     }
 }
