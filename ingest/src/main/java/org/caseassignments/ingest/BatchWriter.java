@@ -37,7 +37,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <ul>
  *   <li>A failure of the database's state (PostgreSQL down, a deadlock, a serialization failure, a missing
  *       privilege…) is retried with the backoff it was given, reporting each failed attempt, until it commits or
- *       the caller gives up.</li>
+ *       the caller gives up. Only the write is retried: a failure once the transaction committed (counting it,
+ *       telling {@link Attempts#written}) is thrown, never a reason to write the batch again.</li>
  *   <li>Rows PostgreSQL refuses for their data are found by {@link BatchIsolation} and returned, with the
  *       reason, for the caller to dead-letter; the rest of the batch is written. A refusal of any other SQLSTATE
  *       is retried with the same batch {@link #SAME_BATCH_ATTEMPTS} times, then isolated the same way while the
@@ -193,12 +194,13 @@ public final class BatchWriter {
             boolean isolateAnyRefusal = failedAttempts >= SAME_BATCH_ATTEMPTS;
             BatchIsolation.Options options = new BatchIsolation.Options(isolateAnyRefusal,
                     this::checkWritable, chunks.get(), BatchIsolation.Options.LARGEST_BISECTED);
+            BatchIsolation.Isolated<T> isolated;
             try {
                 if (isolateAnyRefusal) {
                     // Before any row is isolated for a refusal that may be the database's: it takes a write at all.
                     checkWritable();
                 }
-                BatchIsolation.Isolated<T> isolated = BatchIsolation.apply(items, update,
+                isolated = BatchIsolation.apply(items, update,
                         updates -> inTransaction(() -> transaction.execute(status -> {
                             ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
                             if (rollBack) {
@@ -206,9 +208,6 @@ public final class BatchWriter {
                             }
                             return applied;
                         })), options, progress);
-                Duration took = Duration.ofNanos(System.nanoTime() - start);
-                written(items, update, occurredAt, events, isolated, took);
-                return new Written<>(isolated.result(), isolated.refused());
             } catch (RuntimeException e) {
                 failedAttempts++;
                 metrics.writeFailed();
@@ -227,7 +226,11 @@ public final class BatchWriter {
                     throw e;
                 }
                 pause(wait, events);
+                continue;
             }
+            // Committed: what follows is outside the retry, so that nothing after the commit writes the batch again.
+            written(items, update, occurredAt, events, isolated, Duration.ofNanos(System.nanoTime() - start));
+            return new Written<>(isolated.result(), isolated.refused());
         }
     }
 

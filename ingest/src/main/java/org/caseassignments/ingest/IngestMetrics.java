@@ -16,6 +16,13 @@ import org.caseassignments.store.ApplyResult;
  */
 public final class IngestMetrics {
 
+    /**
+     * The longest end-to-end lag recorded as it is: a century. A longer one (an event that happened centuries ago,
+     * back to PostgreSQL's first instant in 4714 BC) is recorded as this, because a timer holds nanoseconds in a
+     * long, about 292 years; every such lag sits far above the histogram's last bucket of a day anyway.
+     */
+    static final Duration LONGEST_RECORDED_LAG = Duration.ofDays(36_525);
+
     private final MeterRegistry registry;
     private final String source;
     private final Counter applied;
@@ -101,9 +108,13 @@ public final class IngestMetrics {
                 .register(registry)).increment();
     }
 
-    /** One written event's end-to-end lag; negative lags (clock skew) count as zero. */
+    /**
+     * One written event's end-to-end lag; negative lags (clock skew) count as zero, and lags above
+     * {@link #LONGEST_RECORDED_LAG} as that.
+     */
     public void endToEndLag(Duration lag) {
-        endToEndLag.record(lag.isNegative() ? Duration.ZERO : lag);
+        endToEndLag.record(lag.isNegative() ? Duration.ZERO
+                : lag.compareTo(LONGEST_RECORDED_LAG) > 0 ? LONGEST_RECORDED_LAG : lag);
     }
 
     public void deadLettered(Rejection rejection) {

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.store.DatabaseRejection;
+import org.caseassignments.store.StorableTime;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
@@ -49,17 +51,25 @@ class BatchWriterIntegrationTests {
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
     private final AssignmentWriter writer = new AssignmentWriter(jdbc);
     private final List<String> attempts = new ArrayList<>();
-    private final BatchWriter.Attempts recorded = new BatchWriter.Attempts() {
-        @Override
-        public void failed(RuntimeException error) {
-            attempts.add("failed");
-        }
+    private final BatchWriter.Attempts recorded = recording(null);
 
-        @Override
-        public void written(int events) {
-            attempts.add("written " + events);
-        }
-    };
+    /** Attempts that record each call in {@link #attempts}, throwing {@code whenWritten} (if any) once written. */
+    private BatchWriter.Attempts recording(RuntimeException whenWritten) {
+        return new BatchWriter.Attempts() {
+            @Override
+            public void failed(RuntimeException error) {
+                attempts.add("failed");
+            }
+
+            @Override
+            public void written(int events) {
+                attempts.add("written " + events);
+                if (whenWritten != null) {
+                    throw whenWritten;
+                }
+            }
+        };
+    }
 
     @Test
     void shouldRetryATransientFailureAndSetAsideOnlyTheRowsPostgresqlRefuses() {
@@ -142,6 +152,39 @@ class BatchWriterIntegrationTests {
         assertThat(registry.get("case_assignments.events.conflicting").tag("stage", "batch").counter().count()).isEqualTo(1);
         assertThat(registry.get("case_assignments.events.conflicting").tag("stage", "database").counter().count())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void shouldWriteEventsThatOccurredCenturiesAgoOnceAndRecordTheirLagAtTheBound() {
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> false, recorded);
+        UUID first = UUID.randomUUID();
+        UUID yearOne = UUID.randomUUID();
+        Map<UUID, Instant> occurredAt = Map.of(first, StorableTime.FIRST, yearOne, Instant.parse("0001-01-01T00:00:00Z"));
+
+        retrying.write(List.of(AssignmentUpdate.changed(first, "w-first", "s", 1),
+                AssignmentUpdate.changed(yearOne, "w-year-one", "s", 1)), u -> u, u -> occurredAt.get(u.caseId()), 2);
+
+        assertThat(attempts).containsExactly("written 2");
+        assertThat(worker(first)).isEqualTo("w-first");
+        assertThat(worker(yearOne)).isEqualTo("w-year-one");
+        assertThat(registry.get("case_assignments.lag.end_to_end").timer().count()).isEqualTo(2);
+        assertThat(registry.get("case_assignments.lag.end_to_end").timer().max(java.util.concurrent.TimeUnit.SECONDS))
+                .isEqualTo(IngestMetrics.LONGEST_RECORDED_LAG.toSeconds());
+    }
+
+    @Test
+    void shouldNotWriteABatchAgainWhenWhatFollowsItsCommitFails() {
+        IllegalStateException afterCommit = new IllegalStateException("after the commit");
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> false,
+                recording(afterCommit));
+        UUID caseId = UUID.randomUUID();
+
+        assertThatThrownBy(() -> retrying.write(List.of(AssignmentUpdate.changed(caseId, "w", "s", 1))))
+                .isSameAs(afterCommit);
+
+        assertThat(attempts).containsExactly("written 1");
+        assertThat(registry.get("case_assignments.batch.failures").counter().count()).isZero();
+        assertThat(worker(caseId)).isEqualTo("w");
     }
 
     private String worker(UUID caseId) {

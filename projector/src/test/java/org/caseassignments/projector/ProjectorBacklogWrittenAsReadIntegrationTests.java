@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -68,8 +69,8 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                         + "ANY(string_to_array(?, ','))", Long.class, list)).isEqualTo((long) cases * revisions);
             });
 
-            // Then no batch held much more than the budget's worth of events (a set-aside revision counts about 200
-            // bytes: some 1,300 of them), where the kept events alone (10 cases) never reach it
+            // Then no batch held much more than the budget's worth of events (a set-aside revision counts about 300
+            // bytes: some 850 of them), where the kept events alone (10 cases) never reach it
             DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
             assertThat(batches.max()).isLessThan(3_000);
             assertThat(batches.count()).isGreaterThan(4);
@@ -89,6 +90,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
         UUID caseId = UUID.randomUUID();
         AtomicBoolean publishing = new AtomicBoolean(true);
         AtomicLong published = new AtomicLong();
+        AtomicReference<Throwable> publisherFailure = new AtomicReference<>();
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
             // When events keep coming, with no end of the input in sight
             Thread publisher = new Thread(() -> {
@@ -104,10 +106,12 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                     }
                 }
             }, "backlog-publisher");
+            publisher.setUncaughtExceptionHandler((thread, failure) -> publisherFailure.set(failure));
             publisher.start();
             try {
                 // Then its events reach PostgreSQL and their offsets are committed while it still reads
-                await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+                    assertThat(publisherFailure.get()).as("the publisher's failure").isNull();
                     assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?",
                             Long.class, caseId)).isPositive();
                     assertThat(KafkaOffsets.committed(group, topics.events()).getOrDefault(0, 0L)).isPositive();
@@ -117,6 +121,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                 publishing.set(false);
                 publisher.join(Duration.ofSeconds(30).toMillis());
             }
+            assertThat(publisherFailure.get()).as("the publisher's failure").isNull();
             assertThat(published.get()).isPositive();
         }
     }

@@ -13,12 +13,14 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;
 import org.caseassignments.schemas.events.CaseAssignmentChanged;
+import org.caseassignments.store.StorableTime;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.caseassignments.projector.testsupport.DeadLetterReader;
+import org.caseassignments.projector.testsupport.KafkaOffsets;
 import org.caseassignments.projector.testsupport.ProjectorInstance;
 import org.caseassignments.projector.testsupport.ProjectorTopics;
 
@@ -40,7 +42,7 @@ class ProjectorOccurredAtIntegrationTests {
         // is valid, and another case whose revisions sit at the first and the last instants PostgreSQL stores
         UUID refused = UUID.randomUUID();
         UUID extremes = UUID.randomUUID();
-        Instant first = Instant.parse("-4713-11-24T00:00:00Z");
+        Instant first = StorableTime.FIRST;
         Instant last = Instant.parse("+294276-12-31T23:59:59.999Z");
         RecordMetadata outOfRange;
         try (EventPublisher publisher = new EventPublisher()) {
@@ -54,7 +56,7 @@ class ProjectorOccurredAtIntegrationTests {
                     java.util.Map.of());
         }
 
-        // When the projector reads it in one batch
+        // When the projector reads it, in one batch or several
         try (ProjectorInstance projector = ProjectorInstance.start(DB, TOPICS, ProjectorInstance.uniqueApplicationId())) {
 
             // Then the newest valid event is written, and the history has every revision but the refused one
@@ -80,6 +82,35 @@ class ProjectorOccurredAtIntegrationTests {
             assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.SOURCE_OFFSET))
                     .isEqualTo(Long.toString(outOfRange.offset()));
             assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.MESSAGE)).contains("occurred_at");
+        }
+    }
+
+    @Test
+    void shouldWriteAndCommitAnEventThatOccurredAtPostgreSqlsFirstInstantOrInYearOneAloneInItsCase() {
+        // Given two cases with one event each, so each is kept whatever the batching: one at the first instant
+        // PostgreSQL stores, one at the start of year 1 (both lags overflow a timer's nanoseconds)
+        ProjectorTopics topics = ProjectorTopics.unique(1).createEvents();
+        UUID first = UUID.randomUUID();
+        UUID yearOne = UUID.randomUUID();
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publish(topics.events(), at(CaseEvents.changed(first, 1).worker("w-first").build(), StorableTime.FIRST),
+                    java.util.Map.of());
+            publisher.publish(topics.events(), at(CaseEvents.changed(yearOne, 1).worker("w-year-one").build(),
+                    Instant.parse("0001-01-01T00:00:00Z")), java.util.Map.of());
+        }
+
+        // When the projector reads them
+        String group = ProjectorInstance.uniqueApplicationId();
+        try (ProjectorInstance projector = ProjectorInstance.start(DB, topics, group)) {
+
+            // Then both are written and the task commits past them
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+                assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?",
+                        String.class, first)).isEqualTo("w-first");
+                assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?",
+                        String.class, yearOne)).isEqualTo("w-year-one");
+                assertThat(KafkaOffsets.caughtUp(group, topics.events(), 1)).isTrue();
+            });
         }
     }
 

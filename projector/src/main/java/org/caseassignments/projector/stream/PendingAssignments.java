@@ -43,9 +43,14 @@ import org.caseassignments.store.SeenRevision;
  *   <li>if the consumer's position is not known, a task that received no event for {@code quietAfter} (while free
  *       to process) asks for a commit too;</li>
  *   <li>while the projector is behind, old events keep coming and it keeps gathering them, so a case that changed
- *       many times is written once; Kafka Streams commits at its commit interval anyway, and {@link #add} asks for a
- *       commit as soon as {@code maxPendingCases} cases are pending, or their records hold {@code maxPendingBytes}
- *       ({@link Event#retainedBytes()}): memory is bounded by bytes as well as by cases.</li>
+ *       many times within {@code writeWithin} is written once: a check writes what is pending once the oldest of it
+ *       was taken {@code writeWithin} ago ({@link #writeNow}, as for live events, the offsets following at the live
+ *       rule's commit), so a backlog is written as it is read (decision 47); Kafka Streams commits at its commit
+ *       interval anyway;</li>
+ *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches {@code maxPendingBytes} —
+ *       the kept events with their records ({@link Event#retainedBytes()}) and the revisions set aside for the
+ *       history ({@link #retainedBytes(SeenRevision)}) — and asks for a commit as soon as {@code maxPendingCases}
+ *       cases are pending: memory is bounded by bytes as well as by cases.</li>
  * </ul>
  *
  * <p>Events PostgreSQL refuses go back to the decoding processor ({@link #attach}), which dead-letters them: sent by
@@ -136,8 +141,14 @@ public final class PendingAssignments extends BeforeCommitHook {
         void dropped(AssignmentUpdate update);
     }
 
-    /** A set-aside revision's objects besides its text: the entry, the update, its case id, its strings' headers. */
-    private static final int SET_ASIDE_OVERHEAD_BYTES = 200;
+    /**
+     * A set-aside revision's objects besides its text, by their layout on a 64-bit JVM with compressed references
+     * (12-byte object headers, objects padded to 8 bytes): the {@link SeenRevision} 24, its {@link Instant} 24, the
+     * {@link AssignmentUpdate} 40 (five references and a long), its case id's {@code UUID} 32, and four strings
+     * (worker, supervisor, jurisdiction, trace id) of 24 each plus a {@code byte[]} header of 16, 160 in all; with the
+     * list's reference (4, about 6 as the list grows) and the padding of the four arrays (up to 7 each), about 300.
+     */
+    private static final int SET_ASIDE_OVERHEAD_BYTES = 300;
 
     /** When this stream thread last finished writing a batch (any of its tasks'), in epoch milliseconds. */
     private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
@@ -224,7 +235,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         }
     }
 
-    /** Bytes of a set-aside revision: its update, strings and entry, about 200, plus its text. */
+    /** Bytes of a set-aside revision: its objects, {@link #SET_ASIDE_OVERHEAD_BYTES}, plus its text. */
     static long retainedBytes(SeenRevision seen) {
         AssignmentUpdate update = seen.update();
         return SET_ASIDE_OVERHEAD_BYTES + length(update.assignedWorkerSub()) + length(update.supervisorSub())

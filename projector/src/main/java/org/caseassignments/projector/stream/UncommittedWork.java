@@ -99,7 +99,7 @@ public final class UncommittedWork {
                 writtenSince = 0;
                 flushedSince = 0;
                 pendingCases = 0;
-            pendingBytes = 0;
+                pendingBytes = 0;
                 closedAt = clock.millis();
             }
         }
