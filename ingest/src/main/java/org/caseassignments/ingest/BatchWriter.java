@@ -196,10 +196,6 @@ public final class BatchWriter {
                     this::checkWritable, chunks.get(), BatchIsolation.Options.LARGEST_BISECTED);
             BatchIsolation.Isolated<T> isolated;
             try {
-                if (isolateAnyRefusal) {
-                    // Before any row is isolated for a refusal that may be the database's: it takes a write at all.
-                    checkWritable();
-                }
                 isolated = BatchIsolation.apply(items, update,
                         updates -> inTransaction(() -> transaction.execute(status -> {
                             ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
@@ -216,6 +212,9 @@ public final class BatchWriter {
                     waits = backOff.start();
                 }
                 long wait = waits.nextBackOff();
+                if (DatabaseRejection.mayBeTheNotifyQueue(e) && !rollBack) {
+                    advanceNotifyQueue(e);
+                }
                 if (isolatesAfterRetries(e, failedAttempts)) {
                     // The isolation rule, the same for every writer: a refusal that may be a row's is tried again
                     // with the same batch, then isolated, also by a writer that gives up on the database's failures.
@@ -259,11 +258,11 @@ public final class BatchWriter {
     }
 
     /**
-     * Throws what PostgreSQL throws for every row: the write of no rows, in a transaction rolled back, then the
-     * notification every batch that moves a row sends, in a transaction committed (a full NOTIFY queue refuses
-     * that commit with 54000 whatever the rows).
+     * Throws what PostgreSQL throws for every row, before a row refused with {@code refusal} is set aside: the write
+     * of no rows, in a transaction rolled back, then, for a {@code 54000} and not in a dry run, the NOTIFY probe in a
+     * transaction committed (a full NOTIFY queue refuses that commit with 54000 whatever the rows).
      */
-    private void checkWritable() {
+    private void checkWritable(RuntimeException refusal) {
         inTransaction(() -> {
             transaction.executeWithoutResult(status -> {
                 writer.checkWritable();
@@ -271,10 +270,21 @@ public final class BatchWriter {
             });
             return null;
         });
-        inTransaction(() -> {
-            transaction.executeWithoutResult(status -> writer.checkNotifies());
-            return null;
-        });
+        if (!rollBack && DatabaseRejection.mayBeTheNotifyQueue(refusal)) {
+            inTransaction(() -> {
+                transaction.executeWithoutResult(status -> writer.checkNotifies());
+                return null;
+            });
+        }
+    }
+
+    /** After a {@code 54000}: moves the NOTIFY queue's tail, so that the next attempt finds the room listeners freed. */
+    private void advanceNotifyQueue(RuntimeException failure) {
+        try {
+            writer.advanceNotifyQueue();
+        } catch (RuntimeException unavailable) {
+            failure.addSuppressed(unavailable);
+        }
     }
 
     /** Runs one transaction and tells {@link Attempts} it ended, however it ended. */

@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -48,9 +50,12 @@ class BatchWriterTimeoutIntegrationTests {
                    FOR EACH ROW EXECUTE FUNCTION test_slow()""");
     }
 
-    /** Connections whose statements time out after 500 ms, one per transaction. */
+    /**
+     * Connections whose statements time out after 2 s, one per transaction: well above what a write of a few rows
+     * takes on a loaded machine, well below the slow trigger's sleep.
+     */
     private final DriverManagerDataSource timingOut = new DriverManagerDataSource(
-            DB.jdbcUrl() + (DB.jdbcUrl().contains("?") ? "&" : "?") + "options=-c%20statement_timeout%3D500",
+            DB.jdbcUrl() + (DB.jdbcUrl().contains("?") ? "&" : "?") + "options=-c%20statement_timeout%3D2000",
             DB.username(), DB.password());
     private final JdbcTemplate jdbc = DB.jdbc();
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(timingOut));
@@ -112,6 +117,34 @@ class BatchWriterTimeoutIntegrationTests {
         // Then the part written before the slow row is counted as inserted, not as unchanged by the retry
         assertThat(failed.get()).isEqualTo(1);
         assertThat(written.result().insertedCases()).containsExactlyInAnyOrder(a, b, slow);
+    }
+
+    @Test
+    void shouldShrinkTheTransactionsOfTheThreadWhoseWriteWasSlowAndNotThoseOfAnother() throws Exception {
+        // Given a batch whose last row is slow past the statement timeout twice, written by thread A
+        jdbc.execute("SELECT setval('test_slow_attempts', 1, false)");
+        ExecutorService threadA = Executors.newSingleThreadExecutor();
+        ExecutorService threadB = Executors.newSingleThreadExecutor();
+        try {
+            List<AssignmentUpdate> slowBatch = List.of(AssignmentUpdate.changed(UUID.randomUUID(), "w-a", "s", 1),
+                    AssignmentUpdate.changed(UUID.randomUUID(), "w-b", "s", 1),
+                    AssignmentUpdate.changed(UUID.randomUUID(), "slow", "s", 1));
+            threadA.submit(() -> writer.write(slowBatch)).get(60, TimeUnit.SECONDS);
+            assertThat(failed.get()).as("the slow batch's attempts that failed").isEqualTo(1);
+
+            // When each thread writes a batch of four other cases
+            List<UUID> ofA = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+            List<UUID> ofB = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+            threadB.submit(() -> writer.write(updates(ofB))).get(30, TimeUnit.SECONDS);
+            threadA.submit(() -> writer.write(updates(ofA))).get(30, TimeUnit.SECONDS);
+
+            // Then thread A writes it in smaller transactions, thread B in one
+            assertThat(transactionsOf(ofB)).as("transactions of thread B's batch").isEqualTo(1);
+            assertThat(transactionsOf(ofA)).as("transactions of thread A's batch").isGreaterThan(1);
+        } finally {
+            threadA.shutdownNow();
+            threadB.shutdownNow();
+        }
     }
 
     private static List<AssignmentUpdate> updates(List<UUID> cases) {

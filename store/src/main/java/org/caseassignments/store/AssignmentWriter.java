@@ -189,6 +189,16 @@ public class AssignmentWriter {
      */
     public static final String MOVED_CHANNEL = "case_assignments_moved";
 
+    /** The channel of the NOTIFY probe ({@link #checkNotifies}): no one listens to it, so it wakes no reader. */
+    static final String NOTIFY_PROBE_CHANNEL = "case_assignments_notify_probe";
+
+    /**
+     * Moves the NOTIFY queue's tail past what every listener has read: PostgreSQL does so only when a notifier
+     * fills pages, which none can while the queue is full, or when this function is called. Run by the writer
+     * itself after a {@code 54000}, so recovery does not wait for a scrape of the projector's meter.
+     */
+    private static final String ADVANCE_NOTIFY_QUEUE = "SELECT pg_notification_queue_usage()";
+
     /** The live projection's table. */
     public static final String PROJECTION = "case_assignments";
 
@@ -362,15 +372,21 @@ public class AssignmentWriter {
     }
 
     /**
-     * Sends the notification a batch that moves a row of the live projection sends ({@link #MOVED_CHANNEL}), inside
-     * the caller's transaction, so that its commit throws what PostgreSQL throws for every such batch: a full NOTIFY
-     * queue ({@code 54000}) refuses the commit whatever the rows. A reader waiting for a revision looks again, finds
-     * nothing new and waits on. Nothing on a shadow, which notifies no one.
+     * Moves the NOTIFY queue's tail past what the listeners read ({@link #ADVANCE_NOTIFY_QUEUE}), then sends a
+     * notification on {@link #NOTIFY_PROBE_CHANNEL} inside the caller's transaction, so that its commit throws what
+     * PostgreSQL throws for every batch that moves a row: a full NOTIFY queue ({@code 54000}) refuses the commit
+     * whatever the rows. No one listens to the channel, so no reader wakes. Nothing on a shadow, which notifies no one.
      */
     public void checkNotifies() {
         if (followEntities) {
-            jdbc.execute("NOTIFY " + MOVED_CHANNEL);
+            advanceNotifyQueue();
+            jdbc.execute("NOTIFY " + NOTIFY_PROBE_CHANNEL);
         }
+    }
+
+    /** Moves the NOTIFY queue's tail past what every listener read ({@link #ADVANCE_NOTIFY_QUEUE}). */
+    public void advanceNotifyQueue() {
+        jdbc.queryForObject(ADVANCE_NOTIFY_QUEUE, Double.class);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.caseassignments.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -58,12 +59,13 @@ public final class BatchIsolation {
     /**
      * @param isolateAnyRefusal also bisect a refusal that may be the database's ({@code RETRY_THEN_ISOLATE}): the
      *                          caller retried the same batch and it persisted
-     * @param writable          throws when the table does not take a write of no rows (no privilege, no table): run
-     *                          before the first such row is set aside
+     * @param writable          given the refusal, throws when the database does not take a write at all (no
+     *                          privilege, no table, a full NOTIFY queue for a {@code 54000}): run before the first such
+     *                          row is set aside, and before every row refused with {@code 54000}
      * @param chunks            how many rows one transaction writes at most, shrunk by statement timeouts
      * @param largestBisected   a refused part larger than this is split into parts of this size rather than halves
      */
-    public record Options(boolean isolateAnyRefusal, Runnable writable, Chunks chunks, int largestBisected) {
+    public record Options(boolean isolateAnyRefusal, Consumer<RuntimeException> writable, Chunks chunks, int largestBisected) {
 
         /**
          * A thousand rows: a part that size costs about what a round trip does, and starting the bisection there
@@ -73,7 +75,7 @@ public final class BatchIsolation {
         public static final int LARGEST_BISECTED = 1_000;
 
         /** Isolates only refusals of the rows' data, in transactions as large as the batch. */
-        public static final Options DATA_ONLY = new Options(false, () -> { }, Chunks.unlimited(), LARGEST_BISECTED);
+        public static final Options DATA_ONLY = new Options(false, refusal -> { }, Chunks.unlimited(), LARGEST_BISECTED);
 
         public Options {
             if (largestBisected < 2) {
@@ -167,10 +169,24 @@ public final class BatchIsolation {
                 throw e;
             }
             if (items.size() == 1) {
+                RuntimeException refusal = e;
                 if (handling != DatabaseRejection.Handling.ISOLATE) {
                     checkWritable(e);
+                    if (DatabaseRejection.mayBeTheNotifyQueue(e)) {
+                        // the probe committed a notification just now: the row is refused only if it fails again
+                        try {
+                            whole(items);
+                            return;
+                        } catch (RuntimeException again) {
+                            DatabaseRejection.Handling second = DatabaseRejection.handling(again);
+                            if (second == DatabaseRejection.Handling.RETRY || second == DatabaseRejection.Handling.SHRINK) {
+                                throw again;
+                            }
+                            refusal = again;
+                        }
+                    }
                 }
-                progress.refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(e)));
+                progress.refused.add(new Refused<>(items.get(0), DatabaseRejection.refusedAlone(refusal)));
                 progress.done++;
                 return;
             }
@@ -200,13 +216,16 @@ public final class BatchIsolation {
             }
         }
 
-        /** A row is set aside for a refusal that may be the database's only while the table takes a write at all. */
+        /**
+         * A row is set aside for a refusal that may be the database's only while the table takes a write at all; a
+         * {@code 54000} is probed again every time (the NOTIFY queue fills and empties within a pass).
+         */
         private void checkWritable(RuntimeException refusal) {
-            if (writableChecked) {
+            if (writableChecked && !DatabaseRejection.mayBeTheNotifyQueue(refusal)) {
                 return;
             }
             try {
-                options.writable().run();
+                options.writable().accept(refusal);
             } catch (RuntimeException notWritable) {
                 refusal.addSuppressed(notWritable);
                 throw refusal;

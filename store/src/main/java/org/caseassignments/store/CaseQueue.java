@@ -40,19 +40,30 @@ final class CaseQueue {
     private static final String BACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT " + SAVEPOINT;
 
     /**
-     * The queue keys of the batch's cases whose rows another transaction holds now, in key order. Locks the others
-     * without waiting; the caller rolls back to the savepoint right after, so it holds no case row while it queues.
+     * The queue keys of the batch's cases whose rows another transaction holds now, at most the cap, in key order:
+     * first those whose queue another transaction holds (an API write holds a case's queue with its row), then the
+     * others by key. Locks the free rows without waiting; the caller rolls back to the savepoint right after, so it
+     * holds no case row while it queues. The queues held are read from {@code pg_locks} once per call, and only
+     * after the first try timed out.
      */
     private static final String CONTENDED = """
             WITH free AS MATERIALIZED (
-                SELECT case_id FROM case_assignments WHERE case_id = ANY (?::uuid[]) FOR NO KEY UPDATE SKIP LOCKED)
-            SELECT DISTINCT %s AS queue_key
-              FROM case_assignments ca
-             WHERE ca.case_id = ANY (?::uuid[])
-               AND NOT EXISTS (SELECT 1 FROM free WHERE free.case_id = ca.case_id)
-             ORDER BY queue_key
-             LIMIT ?
-            """.formatted(LockOrder.queueKey("ca.case_id"));
+                SELECT case_id FROM case_assignments WHERE case_id = ANY (?::uuid[]) FOR NO KEY UPDATE SKIP LOCKED),
+            queued AS MATERIALIZED (
+                SELECT DISTINCT objid FROM pg_locks
+                 WHERE locktype = 'advisory' AND classid = %d::oid AND objsubid = 2 AND pid <> pg_backend_pid()),
+            contended AS (
+                SELECT DISTINCT %s AS queue_key
+                  FROM case_assignments ca
+                 WHERE ca.case_id = ANY (?::uuid[])
+                   AND NOT EXISTS (SELECT 1 FROM free WHERE free.case_id = ca.case_id)),
+            chosen AS (
+                SELECT c.queue_key
+                  FROM contended c
+                 ORDER BY EXISTS (SELECT 1 FROM queued q WHERE q.objid = c.queue_key::oid) DESC, c.queue_key
+                 LIMIT ?)
+            SELECT queue_key FROM chosen ORDER BY queue_key
+            """.formatted(AdvisoryLocks.CASE_QUEUE.namespace(), LockOrder.queueKey("ca.case_id"));
 
     /** Exclusive places in the given queues, taken in the array's order (ascending keys: no cycle between two writers). */
     private static final String QUEUE_EXCLUSIVE = """
@@ -65,10 +76,12 @@ final class CaseQueue {
     /**
      * After the first try timed out: back to the savepoint (its row locks and the short timeout go with it),
      * then an exclusive place in the queue of every case of {@code caseIds} that another transaction holds, up to
-     * {@code maxQueued} of them (the first in key order). Returns once the writer holds them all: no API write holds
-     * those cases then, and no new one can until this transaction ends. Cases contended beyond the cap are held by
-     * a bulk writer (a snapshot load, a repair, a replay, another projector), not by a stream of API writes: the
-     * upsert waits for their rows, as it would in the queue, without an entry of the lock table each.
+     * {@code maxQueued} of them: first those whose queue another transaction holds (an API write), then the others
+     * in key order; the places are taken in key order. Returns once the writer holds them all: no API write holds
+     * those cases then, and no new one can until this transaction ends. An API write holds the queue of its one
+     * case, so when more than the cap are contended the rest are held by a bulk writer (a snapshot load, a repair,
+     * a replay, another projector), not by a stream of API writes: the upsert waits for their rows, as it would in
+     * the queue, without an entry of the lock table each.
      *
      * @return how many cases' queues the writer holds
      */

@@ -118,6 +118,11 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
         return false;
     }
 
+    /** Whether {@code failure} is {@code 54000}: a full NOTIFY queue, the database's, or a row's too large entry. */
+    public static boolean mayBeTheNotifyQueue(Throwable failure) {
+        return sqlException(failure).map(sql -> NOT_ONLY_THE_ROWS.equals(sql.getSQLState())).orElse(false);
+    }
+
     /** Whether {@code failure} is PostgreSQL's {@code lock_not_available}: a {@code lock_timeout} or a {@code NOWAIT}. */
     static boolean lockNotAvailable(Throwable failure) {
         return sqlException(failure).map(sql -> "55P03".equals(sql.getSQLState())).orElse(false);

@@ -68,7 +68,7 @@ public final class BatchIsolationPerformance {
         AtomicInteger transactions = new AtomicInteger();
         AtomicLong written = new AtomicLong();
         AtomicLong inTransactions = new AtomicLong();
-        BatchIsolation.Options options = new BatchIsolation.Options(false, () -> { }, BatchIsolation.Chunks.unlimited(),
+        BatchIsolation.Options options = new BatchIsolation.Options(false, refusal -> { }, BatchIsolation.Chunks.unlimited(),
                 largestBisected);
         long start = System.nanoTime();
         BatchIsolation.Isolated<AssignmentUpdate> isolated = BatchIsolation.apply(batch, Function.identity(), updates -> {

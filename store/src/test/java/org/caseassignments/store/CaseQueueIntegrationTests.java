@@ -111,7 +111,10 @@ class CaseQueueIntegrationTests {
                 return new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(low, "w-new", "s-1", 2),
                         AssignmentUpdate.changed(high, "w-new", "s-1", 2)));
             }));
-            awaitBlocked(writerPid, pid(holder), "the projector's upsert waiting for the held case's row");
+            int holderPid = pid(holder);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .alias("the projector queued (past its first try) and its upsert waiting for the held case's row")
+                    .until(() -> writerPid.get() != 0 && queuesHeld(writerPid.get()) > 0 && blockedBy(writerPid.get(), holderPid));
             // and the entity repair of both cases runs meanwhile
             CompletableFuture<FollowedRows> repair = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
                 repairPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
@@ -172,6 +175,75 @@ class CaseQueueIntegrationTests {
             bulk.commit();
             assertThat(projector.get(60, TimeUnit.SECONDS).advancedCases()).hasSize(60_000);
         }
+    }
+
+    @Test
+    void shouldQueueFirstForTheCaseAnApiWriteHoldsWhenMoreThanTheCapAreContendedAndWriteItAheadOfTheNextApiWrite()
+            throws Exception {
+        // Given two cases, the one a bulk writer holds first in key order, the one API writes hold second, and a cap of one
+        UUID[] pair = {UUID.randomUUID(), UUID.randomUUID()};
+        if (queueKeyOf(pair[0]) > queueKeyOf(pair[1])) {
+            pair = new UUID[] {pair[1], pair[0]};
+        }
+        UUID bulkHeld = pair[0];
+        UUID apiHeld = pair[1];
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(bulkHeld, "w-old", "s-1", 1),
+                AssignmentUpdate.changed(apiHeld, "w-old", "s-1", 1)));
+        AtomicInteger writerPid = new AtomicInteger();
+
+        try (Connection bulk = DB.dataSource().getConnection();
+             Connection firstApiWrite = DB.dataSource().getConnection();
+             Connection nextApiWrite = DB.dataSource().getConnection()) {
+            bulk.setAutoCommit(false);
+            firstApiWrite.setAutoCommit(false);
+            nextApiWrite.setAutoCommit(false);
+            int nextApiWritePid = pid(nextApiWrite);
+            try (PreparedStatement hold = bulk.prepareStatement("UPDATE case_assignments SET updated_at = now() WHERE case_id = ?")) {
+                hold.setObject(1, bulkHeld);
+                assertThat(hold.executeUpdate()).isEqualTo(1);
+            }
+            holdAsAnApiWrite(firstApiWrite, apiHeld);
+            // When the projector writes both with room for one queue
+            CompletableFuture<ApplyResult> projector = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                writerPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
+                return new AssignmentWriter(jdbc, 1).apply(List.of(AssignmentUpdate.changed(bulkHeld, "w-new", "s-1", 2),
+                        AssignmentUpdate.changed(apiHeld, "w-new", "s-1", 2)));
+            }));
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .alias("the projector queued and waiting for the bulk writer or the first API write")
+                    .until(() -> writerPid.get() != 0 && !queueKeysTaken(writerPid.get()).isEmpty()
+                            && (blockedBy(writerPid.get(), pid(bulk)) || blockedBy(writerPid.get(), pid(firstApiWrite))));
+
+            // Then its one queue is the API-written case's, and the next API write of that case waits behind it
+            assertThat(queueKeysTaken(writerPid.get())).as("queues the projector took or waits for")
+                    .containsExactly(queueKeyOf(apiHeld));
+            CompletableFuture<Void> next = CompletableFuture.runAsync(() -> {
+                try {
+                    holdAsAnApiWrite(nextApiWrite, apiHeld);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .alias("the next API write waiting behind the projector")
+                    .until(() -> blockedBy(nextApiWritePid, writerPid.get()));
+            firstApiWrite.commit();
+            bulk.commit();
+            assertThat(projector.get(20, TimeUnit.SECONDS).advancedCases()).containsExactlyInAnyOrder(bulkHeld, apiHeld);
+            next.get(20, TimeUnit.SECONDS);
+            nextApiWrite.commit();
+        }
+    }
+
+    private int queueKeyOf(UUID caseId) {
+        return jdbc.queryForObject("SELECT " + LockOrder.queueKey("?::uuid"), Integer.class, caseId);
+    }
+
+    private List<Integer> queueKeysTaken(int pid) {
+        return jdbc.queryForList("""
+                SELECT objid::integer FROM pg_locks
+                 WHERE pid = ? AND locktype = 'advisory' AND classid = ?::oid AND objsubid = 2
+                """, Integer.class, pid, AdvisoryLocks.CASE_QUEUE.namespace());
     }
 
     private void awaitBlocked(AtomicInteger waiter, int holder, String what) {
