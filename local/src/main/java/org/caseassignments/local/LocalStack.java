@@ -136,7 +136,10 @@ public final class LocalStack implements Callable<Integer> {
         return 0;
     }
 
-    /** Prometheus's address once it is ready, or null when none is installed (said plainly, and the stack goes on). */
+    /**
+     * Prometheus's address once it is ready, or null when none is installed or it did not get ready (either said
+     * plainly, and the stack goes on).
+     */
     private String startPrometheus(Path logs) throws IOException, InterruptedException {
         var binary = LocalPrometheus.binary(System.getenv());
         if (binary.isEmpty()) {
@@ -152,8 +155,11 @@ public final class LocalStack implements Callable<Integer> {
         Map<String, Integer> targets = new LinkedHashMap<>();
         targets.put("projector", projectorManagementPort());
         targets.put("mutation-api", apiManagementPort());
-        ServiceProcess prometheus = track(LocalPrometheus.start(binary.get(), root, dataDir, port, targets, logs));
-        prometheus.awaitReady();
+        var prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, logs, this::step);
+        if (prometheus.isEmpty()) {
+            return null;
+        }
+        track(prometheus.get());
         step("Prometheus ready");
         return "http://localhost:" + port;
     }
@@ -172,6 +178,7 @@ public final class LocalStack implements Callable<Integer> {
         env.put("PROJECTOR_PORT", Integer.toString(projectorPort));
         env.put("PROJECTOR_MANAGEMENT_PORT", Integer.toString(projectorManagementPort()));
         env.put("PROJECTOR_STATE_DIR", dataDir.resolve("projector-state").toAbsolutePath().toString());
+        env.putAll(LocalPrometheus.SERVICE_ENVIRONMENT);
         return env;
     }
 
@@ -184,6 +191,7 @@ public final class LocalStack implements Callable<Integer> {
         env.put("AUTH_PUBLIC_KEY_LOCATION", "file:" + tokens.publicKeyPem().toAbsolutePath());
         env.put("AUTH_ALLOW_LOCAL_ISSUER", "true");
         env.put("API_ETAG_SECRET", etagSecret);
+        env.putAll(LocalPrometheus.SERVICE_ENVIRONMENT);
         return env;
     }
 

@@ -26,6 +26,7 @@ class ComposeFileTests {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Z0-9_]+)");
     private static final Pattern ADDRESS = Pattern.compile("(?:^|//|@)([a-z][a-z0-9-]*):(\\d+)");
     private static final Pattern PORT_IN_LISTENER = Pattern.compile(":(\\d+)");
+    private static final List<String> OPS_SERVICES = List.of("prometheus", "pushgateway", "grafana");
 
     private final Map<String, Map<String, Object>> services = services();
 
@@ -226,6 +227,36 @@ class ComposeFileTests {
             assertThat(GrafanaProvisioning.datasourceUids(dashboard)).as("datasource of every panel of %s", dashboard)
                     .containsOnly(String.valueOf(datasource.get("uid")));
         }
+    }
+
+    @Test
+    void shouldPublishTheOpsPortsOnLoopbackOnlyAndRequireGrafanasAdminPassword() {
+        for (String service : OPS_SERVICES) {
+            for (Object mapping : (List<?>) services.get(service).getOrDefault("ports", List.of())) {
+                // Prometheus's API and Grafana's login are not for the network: a published port binds every interface
+                assertThat(String.valueOf(mapping)).as("port mapping of %s", service).startsWith("127.0.0.1:");
+            }
+        }
+        assertThat(String.valueOf(environment("grafana").get("GF_SECURITY_ADMIN_PASSWORD")))
+                .as("Grafana's admin password has no default").startsWith("${GRAFANA_ADMIN_PASSWORD:?");
+    }
+
+    @Test
+    void shouldRestartTheOpsLikeTheServicesAndKeepThePushedMetricsOnAVolume() {
+        for (String service : OPS_SERVICES) {
+            assertThat(services.get(service)).as(service).containsEntry("restart", "unless-stopped");
+        }
+        List<?> command = (List<?>) services.get("pushgateway").get("command");
+        assertThat(command).as("the Pushgateway's command").isNotNull();
+        String persistence = command.stream().map(String::valueOf).filter(a -> a.startsWith("--persistence.file="))
+                .findFirst().orElseThrow(() -> new AssertionError("the Pushgateway keeps no persistence file: " + command));
+        Path file = Path.of(persistence.substring("--persistence.file=".length()));
+        assertThat((List<?>) services.get("pushgateway").get("volumes")).as("volumes of the Pushgateway")
+                .map(String::valueOf).anySatisfy(volume -> {
+                    String[] parts = volume.split(":");
+                    assertThat(parts[0]).as("a named volume").doesNotStartWith(".").doesNotStartWith("/");
+                    assertThat(file.startsWith(Path.of(parts[1]))).as("%s holds %s", volume, file).isTrue();
+                });
     }
 
     @Test

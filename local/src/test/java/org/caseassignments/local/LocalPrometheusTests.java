@@ -49,6 +49,37 @@ class LocalPrometheusTests {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void shouldWriteACheckoutPathWithQuotesAndColonsIntoTheConfigurationAsItIs(@TempDir Path parent) throws IOException {
+        Path root = Files.createDirectories(parent.resolve("it's a: checkout # here"));
+        Map<String, Object> config = new Yaml().load(LocalPrometheus.configuration(root, Map.of("projector", 19081)));
+
+        assertThat((List<String>) config.get("rule_files")).containsExactly(root.resolve("ops/prometheus/*.rules.yml").toString());
+        assertThat((Map<String, Object>) ((Map<String, Object>) config.get("global")).get("external_labels"))
+                .containsEntry("runbook_base", root.toUri().toString().replaceAll("/$", ""));
+    }
+
+    @Test
+    void shouldSayInOneLineAndGoOnWhenPrometheusExitsBeforeItIsReady(@TempDir Path dir) throws Exception {
+        // as Prometheus does when another one holds the lock on its storage
+        Path exits = dir.resolve("prometheus");
+        Files.writeString(exits, "#!/bin/sh\necho 'opening storage failed: lock DB directory: resource temporarily unavailable' >&2\nexit 1\n");
+        assertThat(exits.toFile().setExecutable(true)).isTrue();
+        List<String> steps = new java.util.ArrayList<>();
+        int port;
+        try (var free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+
+        var started = LocalPrometheus.startReady(exits, ROOT, dir.resolve("data"), port, Map.of("projector", 19081),
+                dir.resolve("logs"), steps::add);
+
+        assertThat(started).isEmpty();
+        assertThat(steps).singleElement().asString().startsWith("--observe: prometheus exited with code 1")
+                .contains(dir.resolve("logs").toString()).endsWith("going on without Prometheus");
+    }
+
+    @Test
     void shouldFindNoPrometheusOnAPathWithoutOneAndRefuseAPrometheusVariableThatNamesNoExecutable(@TempDir Path empty) {
         assertThat(LocalPrometheus.binary(Map.of("PATH", empty.toString()))).isEmpty();
         assertThatThrownBy(() -> LocalPrometheus.binary(Map.of("PROMETHEUS", empty.resolve("prometheus").toString())))

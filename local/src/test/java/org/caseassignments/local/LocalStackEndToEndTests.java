@@ -201,6 +201,18 @@ class LocalStackEndToEndTests {
         // one retried with its Idempotency-Key) and events through the projector
         driveTraffic();
 
+        // And both services are scraped whole once they have served it (up == 1), not only before
+        Instant served = Instant.now();
+        Map<String, String> scrapes = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> scrapesSince(prometheus, served), scraped -> scraped.size() == 2);
+        assertThat(scrapes).as("each target's health and last error after the traffic")
+                .isEqualTo(Map.of("projector", "up ", "mutation-api", "up "));
+        Map<String, String> up = new TreeMap<>();
+        for (JsonNode series : prometheusApi(prometheus, "/api/v1/query?query=up").path("data").path("result")) {
+            up.put(series.path("metric").path("application").asString(), series.path("value").path(1).asString());
+        }
+        assertThat(up).isEqualTo(Map.of("projector", "1", "mutation-api", "1"));
+
         // Then every shipped alert is loaded and evaluates without error
         Set<String> shipped = new TreeSet<>();
         for (String service : List.of("projector", "mutation-api", "jobs")) {
@@ -286,6 +298,18 @@ class LocalStackEndToEndTests {
         String supervisorOfTheCase = TOKENS.get("GEORGIA_SUPERVISOR_TOKEN");
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> send("GET", "/cases/" + caseId + "/assignment", supervisorOfTheCase, null, null).statusCode() == 200);
+    }
+
+    /** The health and last error of each target Prometheus has scraped since {@code since}, by application. */
+    private static Map<String, String> scrapesSince(String prometheus, Instant since) throws IOException, InterruptedException {
+        Map<String, String> scraped = new TreeMap<>();
+        for (JsonNode target : prometheusApi(prometheus, "/api/v1/targets?state=active").path("data").path("activeTargets")) {
+            if (java.time.OffsetDateTime.parse(target.path("lastScrape").asString()).toInstant().isAfter(since)) {
+                scraped.put(target.path("labels").path("application").asString(),
+                        target.path("health").asString() + " " + target.path("lastError").asString(""));
+            }
+        }
+        return scraped;
     }
 
     private static JsonNode prometheusApi(String prometheus, String pathAndQuery) throws IOException, InterruptedException {
