@@ -1,6 +1,7 @@
 package org.caseassignments.backfill.occupancy;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -27,8 +28,11 @@ import picocli.CommandLine.Spec;
                 "Lists the homes over capacity, the ACTIVE placements without a home, in an unlicensed home or in another",
                 "jurisdiction's home, the homes of unknown jurisdiction holding children, and (not a failure) the PROPOSED",
                 "placements in another jurisdiction's home: rows written before a rule existed or while the gate's triggers",
-                "were disabled (a restore). Reads only, in one REPEATABLE READ snapshot, so the counts agree with the lines.", ""},
-        footer = {"", "Exit codes: 0 every rule holds; 1 rows break a rule; 2 could not start."})
+                "were disabled (a restore). Reads only, in one REPEATABLE READ snapshot, so the counts agree with the lines.",
+                "Not during a rebuild's swap (its lock stops the check at --lock-timeout); on a replica, expect",
+                "cancellations by replication conflicts: run it on the primary.", ""},
+        footer = {"", "Exit codes: 0 every rule holds; 1 rows break a rule; 2 stopped (a lock or statement timeout, a",
+                "database error);"})
 class OccupancyCommand implements Callable<Integer> {
 
     /** One snapshot for every query, and no write: the counts and lines describe one state of the database. */
@@ -37,6 +41,15 @@ class OccupancyCommand implements Callable<Integer> {
     @Option(names = "--max-lines", paramLabel = "N", defaultValue = "1000",
             description = "Rows listed per kind of finding; all are counted (default: ${DEFAULT-VALUE}).")
     int maxLines;
+
+    @Option(names = "--statement-timeout", paramLabel = "DURATION", defaultValue = "5m",
+            description = "Cancel any one query that runs longer (default: ${DEFAULT-VALUE}).")
+    Duration statementTimeout;
+
+    @Option(names = "--lock-timeout", paramLabel = "DURATION", defaultValue = "5s",
+            description = "Stop rather than wait longer for a table another transaction holds, such as a rebuild's swap "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration lockTimeout;
 
     @Spec
     CommandSpec spec;
@@ -54,12 +67,16 @@ class OccupancyCommand implements Callable<Integer> {
         if (maxLines < 0) {
             throw new ParameterException(spec.commandLine(), "--max-lines must be at least 0, was " + maxLines);
         }
+        positive("--statement-timeout", statementTimeout);
+        positive("--lock-timeout", lockTimeout);
         PrintWriter out = spec.commandLine().getOut();
         StringBuilder lines = new StringBuilder();
         Map<Finding, Long> counts;
         try {
             counts = transactions.execute(status -> {
                 jdbc.execute(SNAPSHOT);
+                jdbc.execute("SET LOCAL statement_timeout = " + statementTimeout.toMillis());
+                jdbc.execute("SET LOCAL lock_timeout = " + lockTimeout.toMillis());
                 Map<Finding, Long> found = new EnumMap<>(Finding.class);
                 for (Finding finding : Finding.values()) {
                     found.put(finding, list(finding, lines));
@@ -69,30 +86,39 @@ class OccupancyCommand implements Callable<Integer> {
         } catch (DataAccessException e) {
             spec.commandLine().getErr().println("backfill occupancy: stopped: " + e.getMostSpecificCause().getMessage());
             spec.commandLine().getErr().flush();
-            return ExitCodes.COULD_NOT_START;
+            return ExitCodes.failure(e);
         }
         long broken = counts.entrySet().stream().filter(e -> e.getKey().breaksARule).mapToLong(Map.Entry::getValue).sum();
         out.println("backfill occupancy: " + (broken == 0
                 ? "every ACTIVE placement is in a licensed home of its case's jurisdiction, within capacity"
-                : broken + " rows break the foster-home gate's rules"));
+                : broken + " findings break the foster-home gate's rules"));
         counts.forEach((finding, count) -> SummaryLines.count(out, finding.label, count));
         out.print(lines);
         out.flush();
         return broken == 0 ? ExitCodes.SUCCESS : ExitCodes.FINISHED_WITH_REJECTS;
     }
 
-    /** Appends up to {@code --max-lines} lines of {@code finding} and returns how many rows it found. */
+    /**
+     * Appends up to {@code --max-lines} lines of {@code finding} and returns how many rows it found: the database
+     * counts them, and sends only the lines listed.
+     */
     private long list(Finding finding, StringBuilder lines) {
-        long[] count = {0};
-        jdbc.query(finding.sql, rs -> {
-            if (count[0]++ < maxLines) {
+        long count = jdbc.queryForObject(finding.count, Long.class);
+        if (count > 0 && maxLines > 0) {
+            jdbc.query(finding.list, rs -> {
                 lines.append(finding.key).append(' ').append(rs.getString("line")).append('\n');
-            }
-        });
-        if (count[0] > maxLines) {
-            lines.append(String.format(Locale.ROOT, "%s: %,d more not listed (--max-lines %d)%n", finding.key,
-                    count[0] - maxLines, maxLines));
+            }, maxLines);
         }
-        return count[0];
+        if (count > maxLines) {
+            lines.append(String.format(Locale.ROOT, "%s: %,d more not listed (--max-lines %d)%n", finding.key,
+                    count - maxLines, maxLines));
+        }
+        return count;
+    }
+
+    private void positive(String option, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new ParameterException(spec.commandLine(), option + " must be more than 0, was " + value);
+        }
     }
 }

@@ -62,12 +62,12 @@ class OccupancyCommandIntegrationTests {
 
         // Then each finding is counted, and listed with the ids an operator acts on
         assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
-        assertThat(run.out()).contains("backfill occupancy: 5 rows break the foster-home gate's rules")
+        assertThat(run.out()).contains("backfill occupancy: 6 findings break the foster-home gate's rules")
                 .containsPattern("homes over capacity\\s+1\\n")
                 .containsPattern("ACTIVE without a home\\s+1\\n")
                 .containsPattern("ACTIVE in an unlicensed home\\s+1\\n")
-                .containsPattern("ACTIVE in a foreign home\\s+1\\n")
-                .containsPattern("homes of unknown jurisdiction\\s+1\\n")
+                .containsPattern("ACTIVE in a foreign home\\s+2\\n")
+                .containsPattern("ACTIVE in a home of unknown jurisdiction\\s+1\\n")
                 .containsPattern("PROPOSED in a foreign home\\s+1\\n")
                 .contains("home-over-capacity home=" + full + " active=2 capacity=1")
                 .contains("active-without-home placement=" + placed[2] + " case=" + georgiaCase)
@@ -75,7 +75,10 @@ class OccupancyCommandIntegrationTests {
                         + " home=" + suspended + " license_status=SUSPENDED")
                 .contains("active-in-foreign-home placement=" + placed[4] + " case=" + georgiaCase + " home=" + texan
                         + " case_jurisdiction=georgia home_jurisdiction=texas")
-                .contains("home-of-unknown-jurisdiction home=" + ofNoJurisdiction + " active=1")
+                .contains("active-in-foreign-home placement=" + placed[5] + " case=" + georgiaCase + " home="
+                        + ofNoJurisdiction + " case_jurisdiction=georgia home_jurisdiction=unknown")
+                .contains("home-of-unknown-jurisdiction home=" + ofNoJurisdiction + " placement=" + placed[5]
+                        + " case=" + georgiaCase + " case_jurisdiction=georgia")
                 .contains("proposed-in-foreign-home placement=" + placed[6] + " case=" + georgiaCase + " home=" + texan
                         + " case_jurisdiction=georgia home_jurisdiction=texas");
         assertThat(Tables.withXmin(jdbc)).as("the check writes nothing").isEqualTo(before);
@@ -113,6 +116,42 @@ class OccupancyCommandIntegrationTests {
         assertThat(run.out()).containsPattern("ACTIVE without a home\\s+3\\n")
                 .contains("active-without-home: 1 more not listed (--max-lines 2)");
         assertThat(run.out().lines().filter(line -> line.startsWith("active-without-home placement="))).hasSize(2);
+    }
+
+    @Test
+    void shouldGiveUpWithinTheLockTimeoutWhenATableItReadsIsHeldAndExitTwo() throws SQLException {
+        try (Connection holder = DB.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            holder.createStatement().execute("LOCK TABLE foster_homes IN ACCESS EXCLUSIVE MODE");
+
+            Cli.Run run = cli.run("occupancy", "--lock-timeout", "200ms");
+
+            holder.rollback();
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(run.err()).contains("backfill occupancy: stopped:").contains("lock timeout");
+        }
+    }
+
+    @Test
+    void shouldCancelAQueryThatRunsPastTheStatementTimeoutAndExitTwo() throws SQLException {
+        try (Connection holder = DB.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            holder.createStatement().execute("LOCK TABLE placements IN ACCESS EXCLUSIVE MODE");
+
+            Cli.Run run = cli.run("occupancy", "--statement-timeout", "300ms", "--lock-timeout", "1h");
+
+            holder.rollback();
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(run.err()).contains("backfill occupancy: stopped:").contains("statement timeout");
+        }
+    }
+
+    @Test
+    void shouldNameItsExitCodesAndTimeoutsInItsHelp() {
+        Cli.Run run = cli.run("occupancy", "--help");
+
+        assertThat(run.out()).contains("--statement-timeout").contains("--lock-timeout")
+                .contains("64 bad usage").contains("69 the database");
     }
 
     /** Writes on one connection with the triggers off, as a restore with {@code session_replication_role} does. */

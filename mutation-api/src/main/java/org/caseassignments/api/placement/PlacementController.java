@@ -126,8 +126,8 @@ class PlacementController {
     /**
      * The placements in a foster home the caller may read, in creation order, each with its ETag: who lives there (its
      * ACTIVE placements), who was proposed or lived there. The home is decided first as its single read is (a home of
-     * another jurisdiction is its empty 403); then each placement as its own read is, so a placement of a case of
-     * another jurisdiction (a case that moved, decision 43) is left out (decision 45).
+     * another jurisdiction is its empty 403); a placement of a case of another jurisdiction (a case that moved, decision
+     * 43) is not even read, so it never fills a page with nothing; then each placement as its own read is (decision 45).
      *
      * @param status only placements of this status
      * @param limit  items per page, 1 to {@code api.lists.max-page-size} (also the default)
@@ -145,7 +145,7 @@ class PlacementController {
         homes.requireReadable(caller, id);
         ListPage.Query query = paging.query(OpaqueCursor.scope("foster-home-placements", caller.jurisdiction(), id,
                 only), limit, cursor);
-        return paging.page(query, placements.listByHome(id, only, query),
+        return paging.page(query, placements.listByHome(id, caller.jurisdiction(), only, query),
                 placement -> new ListPage.Position(placement.createdAt(), placement.id()),
                 placement -> policy.allows(caller, Action.READ, placement.resource()),
                 placement -> PlacementResponse.of(placement, etag(placement)));

@@ -39,10 +39,18 @@ class Placements {
     private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ?";
 
     /**
-     * A page of a home's list, of every jurisdiction's cases (the caller's reads decide which are shown); the index on
+     * A page of a home's list, of the cases of one jurisdiction only: a placement of a case that moved to another
+     * (decision 43) is not even read, so it never moves the cursor and no page comes back empty with a next cursor over
+     * it (the caller's reads then decide which of the rest are shown). The index on
      * {@code (foster_home_id, created_at, id)} (V16) walks them in list order.
      */
-    private static final String LIST_BY_HOME = "SELECT " + COLUMNS + " FROM placements WHERE foster_home_id = ?";
+    private static final String LIST_BY_HOME = """
+            SELECT\s""" + COLUMNS + """
+
+              FROM placements
+             WHERE foster_home_id = ?
+               AND EXISTS (SELECT 1 FROM case_assignments ca
+                            WHERE ca.case_id = placements.case_id AND ca.jurisdiction = ?)""";
     private static final String WITH_STATUS = " AND status = ?";
 
     private static final String INSERT = """
@@ -87,10 +95,14 @@ class Placements {
         return query.read(jdbc, LIST_BY_CASE, Placements::map, caseId);
     }
 
-    /** @param status only placements of this status; null for all */
-    List<Placement> listByHome(UUID fosterHomeId, PlacementStatus status, ListPage.Query query) {
-        return status == null ? query.read(jdbc, LIST_BY_HOME, Placements::map, fosterHomeId)
-                : query.read(jdbc, LIST_BY_HOME + WITH_STATUS, Placements::map, fosterHomeId, status.name());
+    /**
+     * @param jurisdiction only placements of cases of this jurisdiction (the caller's)
+     * @param status       only placements of this status; null for all
+     */
+    List<Placement> listByHome(UUID fosterHomeId, String jurisdiction, PlacementStatus status, ListPage.Query query) {
+        return status == null ? query.read(jdbc, LIST_BY_HOME, Placements::map, fosterHomeId, jurisdiction)
+                : query.read(jdbc, LIST_BY_HOME + WITH_STATUS, Placements::map, fosterHomeId, jurisdiction,
+                        status.name());
     }
 
     boolean fosterHomeExists(UUID fosterHomeId, String jurisdiction) {

@@ -58,7 +58,9 @@ class FosterHomeRosterIntegrationTests {
             georgian.add(Rows.fosterHome().insert(jdbc));
             Rows.fosterHome().jurisdiction(null).insert(jdbc);
         }
-        jdbc.update("UPDATE foster_homes SET row_version = 4 WHERE id = ?", georgian.get(1));
+        jdbc.update("UPDATE foster_homes SET name = 'Renamed' WHERE id = ?", georgian.get(1));
+        long renamedVersion = jdbc.queryForObject("SELECT row_version FROM foster_homes WHERE id = ?", Long.class,
+                georgian.get(1));
 
         // When a Georgia admin pages through the unfiltered roster, two at a time
         List<Reply> pages = pages("/foster-homes?limit=2", admin);
@@ -70,12 +72,38 @@ class FosterHomeRosterIntegrationTests {
                 .containsExactlyElementsOf(inCreationOrder(georgian).stream().map(UUID::toString).toList());
         for (JsonNode item : items) {
             UUID id = UUID.fromString(item.path("id").asString());
-            assertThat(item.path("etag").asString()).isEqualTo(TestETags.fosterHome(id, id.equals(georgian.get(1)) ? 4 : 1));
+            assertThat(item.path("etag").asString()).isEqualTo(TestETags.fosterHome(id, id.equals(georgian.get(1)) ? renamedVersion : 1));
             assertThat(item.path("etag").asString()).isEqualTo(api.get("/foster-homes/" + id, admin).etag());
         }
         Reply texan = api.get("/foster-homes", TestTokens.admin("tx-1").jurisdiction("texas").token());
         assertThat(texan.json().path("items").size()).isEqualTo(3);
         assertThat(texan.body()).doesNotContain(georgian.get(0).toString());
+    }
+
+    @Test
+    void shouldListAnOccupiedHomeWithItsSingleReadsETagAndChangeItWhenAnotherChildMovesIn() {
+        // Given a home with one ACTIVE placement and one PROPOSED
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().capacity(3).insert(jdbc);
+        Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).status("ACTIVE").in(home).insert(jdbc);
+        UUID proposed = Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+        String listed = api.get("/foster-homes", admin).json().path("items").get(0).path("etag").asString();
+        assertThat(listed).isEqualTo(api.get("/foster-homes/" + home, admin).etag());
+
+        // When the proposed placement is activated through the API
+        Reply activated = api.patch("/placements/" + proposed, admin, api.get("/placements/" + proposed, admin).etag(),
+                "{\"status\":\"ACTIVE\"}");
+        assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+
+        // Then the listed tag changes with the count, and the old one no longer answers 304
+        JsonNode relisted = api.get("/foster-homes", admin).json().path("items").get(0);
+        assertThat(relisted.path("active_placements").asInt()).isEqualTo(2);
+        assertThat(relisted.path("etag").asString()).isNotEqualTo(listed)
+                .isEqualTo(api.get("/foster-homes/" + home, admin).etag());
+        Reply revalidated = api.send(ApiClient.request("GET", "/foster-homes/" + home).token(admin)
+                .header("If-None-Match", listed));
+        assertThat(revalidated.status()).as(revalidated.toString()).isEqualTo(200);
+        assertThat(revalidated.json().path("active_placements").asInt()).isEqualTo(2);
     }
 
     @Test
@@ -197,6 +225,26 @@ class FosterHomeRosterIntegrationTests {
                 .findFirst().orElseThrow();
         assertThat(first.path("etag").asString()).isEqualTo(TestETags.placement(active, 3))
                 .isEqualTo(api.get("/placements/" + active, worker).etag());
+    }
+
+    @Test
+    void shouldNeverHandOutAnEmptyPageWithACursorOverPlacementsOfCasesThatMovedToAnotherJurisdiction() {
+        // Given a home whose first placements belong to cases that moved to Texas, then one of a Georgia case
+        UUID home = Rows.fosterHome().capacity(null).insert(jdbc);
+        for (int i = 0; i < 3; i++) {
+            UUID moved = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+            Rows.placement(moved).worker("w-1").supervisor("s-1").revision(1).status("ENDED").in(home).insert(jdbc);
+            jdbc.update("UPDATE case_assignments SET jurisdiction = 'texas' WHERE case_id = ?", moved);
+        }
+        UUID staying = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID mine = Rows.placement(staying).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+
+        // When a Georgia admin pages through the home's placements, two at a time
+        List<Reply> pages = pages("/foster-homes/" + home + "/placements?limit=2", admin);
+
+        // Then one page holding the Georgia placement: the moved ones are not even skipped over
+        assertThat(pages).extracting(page -> page.json().path("items").size()).containsExactly(1);
+        assertThat(items(pages)).extracting(item -> item.path("id").asString()).containsExactly(mine.toString());
     }
 
     @Test
