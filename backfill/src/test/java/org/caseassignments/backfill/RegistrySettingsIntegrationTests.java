@@ -30,7 +30,7 @@ import picocli.CommandLine;
 class RegistrySettingsIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-    static final RegistryStub REGISTRY = registry();
+    static final RegistryStub REGISTRY = RegistryStub.started();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -70,13 +70,5 @@ class RegistrySettingsIntegrationTests {
         assertThat(run.out()).containsPattern("dead-lettered to " + deadLetters + "\\s+0\\n");
         assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?", Long.class,
                 caseId)).isEqualTo(1L);
-    }
-
-    private static RegistryStub registry() {
-        try {
-            return new RegistryStub();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("could not start the registry stub", e);
-        }
     }
 }
