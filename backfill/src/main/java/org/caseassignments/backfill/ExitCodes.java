@@ -2,10 +2,16 @@ package org.caseassignments.backfill;
 
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
 
-import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
+import org.apache.kafka.common.errors.NetworkException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.caseassignments.schemas.serde.EventDecodingException;
+import org.caseassignments.schemas.serde.SchemaRegistryClient;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
@@ -37,16 +43,50 @@ public final class ExitCodes {
     private ExitCodes() {
     }
 
-    /** {@link #UNAVAILABLE} when a dependency did not answer (anywhere in the causes), else {@link #COULD_NOT_START}. */
+    /**
+     * {@link #UNAVAILABLE} where running again later can help, else {@link #COULD_NOT_START}. The database's root
+     * SQLState decides when there is one: connection exceptions (08), a server shutting down (57P01-57P03) or too many
+     * connections (53300) are 69; wrong credentials (28), no such database (3D000), a limit (54) or anything else 2.
+     * The broker: a timeout, a network error or no coordinator available is 69 (not every error Kafka calls retriable:
+     * a missing topic or a corrupt record is 2). The registry: 401 or 403 is 2; no answer or another status 69.
+     */
     public static int failure(Throwable failure) {
-        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
-            if (e instanceof RetriableException || e instanceof DataAccessResourceFailureException
-                    || e instanceof SQLTransientConnectionException || e instanceof ConnectException
-                    || e instanceof UnknownHostException
+        List<Throwable> causes = causes(failure);
+        String sqlState = null;
+        for (Throwable e : causes) {
+            if (e instanceof SQLException sql && sql.getSQLState() != null) {
+                sqlState = sql.getSQLState();
+            }
+        }
+        if (sqlState != null) {
+            return databaseUnavailable(sqlState) ? UNAVAILABLE : COULD_NOT_START;
+        }
+        for (Throwable e : causes) {
+            if (e instanceof SchemaRegistryClient.RegistryException answer && (answer.status() == 401 || answer.status() == 403)) {
+                return COULD_NOT_START;
+            }
+        }
+        for (Throwable e : causes) {
+            if (e instanceof TimeoutException || e instanceof NetworkException || e instanceof CoordinatorNotAvailableException
+                    || e instanceof DataAccessResourceFailureException || e instanceof SQLTransientConnectionException
+                    || e instanceof ConnectException || e instanceof UnknownHostException
                     || e instanceof EventDecodingException decoding && decoding.failure().isTransient()) {
                 return UNAVAILABLE;
             }
         }
         return COULD_NOT_START;
+    }
+
+    private static boolean databaseUnavailable(String sqlState) {
+        return sqlState.startsWith("08") || sqlState.equals("57P01") || sqlState.equals("57P02")
+                || sqlState.equals("57P03") || sqlState.equals("53300");
+    }
+
+    private static List<Throwable> causes(Throwable failure) {
+        List<Throwable> causes = new ArrayList<>();
+        for (Throwable e = failure; e != null && !causes.contains(e); e = e.getCause()) {
+            causes.add(e);
+        }
+        return causes;
     }
 }

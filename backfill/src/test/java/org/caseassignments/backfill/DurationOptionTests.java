@@ -19,8 +19,11 @@ class DurationOptionTests {
     }
 
     @Test
-    void shouldReadABareNumberAsMillisecondsSoAnEventCountKeptFromEarlierVersionsBecomesThatManyMilliseconds() {
-        assertThat(option.convert("5000")).isEqualTo(Duration.ofSeconds(5));
+    void shouldRefuseABareNumberSoThreeThousandSixHundredFiftyIsNeverMilliseconds() {
+        assertThatThrownBy(() -> option.convert("3650")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'3650' has no unit").hasMessageContaining("3650d");
+        assertThatThrownBy(() -> option.convert(" 5000 ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'5000' has no unit");
     }
 
     @Test

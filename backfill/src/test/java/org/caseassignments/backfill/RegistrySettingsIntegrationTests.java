@@ -33,7 +33,7 @@ import picocli.CommandLine;
 class RegistrySettingsIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
-    static final RegistryStub REGISTRY = registry();
+    static final RegistryStub REGISTRY = RegistryStub.started();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -118,13 +118,5 @@ class RegistrySettingsIntegrationTests {
     private static List<SpecificRecord> history(UUID caseId) {
         return List.of(CaseEvents.created(caseId).worker("w-0").supervisor("s-0").jurisdiction("georgia").build(),
                 CaseEvents.changed(caseId, 1).worker("w-1").supervisor("s-1").jurisdiction("georgia").build());
-    }
-
-    private static RegistryStub registry() {
-        try {
-            return new RegistryStub();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("could not start the registry stub", e);
-        }
     }
 }

@@ -100,7 +100,7 @@ public class RebuildCommand implements Callable<Integer> {
 
     @Option(names = "--swap-within", paramLabel = "DURATION",
             description = "Longest the swap may hold the projection's lock, e.g. 1s or 500ms; a bare number is "
-                    + "milliseconds (it was an event count in earlier versions) (default: backfill.rebuild.swap-within, "
+                    + "refused (it was an event count in earlier versions) (default: backfill.rebuild.swap-within, "
                     + "1s); a tail that would not fit is read outside the lock first.")
     Duration swapWithin;
 

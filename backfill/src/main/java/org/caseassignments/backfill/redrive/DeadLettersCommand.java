@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +30,7 @@ import org.caseassignments.ingest.TraceParent;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.schemas.serde.BundledSchemas;
 import org.caseassignments.schemas.serde.EventDecodingException;
+import org.caseassignments.schemas.serde.SchemaRegistryClient;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.stereotype.Component;
 import picocli.CommandLine.Command;
@@ -115,17 +118,22 @@ class DeadLettersCommand implements Callable<Integer> {
                               AvroEventCodec codec) {
         out.printf("%s-%d@%d dead-lettered %s%n", letter.topic(), letter.partition(), letter.offset(),
                 Instant.ofEpochMilli(letter.timestamp()));
-        out.println("  key:     " + (letter.key() == null ? "(none)" : new String(letter.key(), StandardCharsets.UTF_8)));
-        out.println("  reason:  " + DeadLetters.header(letter.headers(), DeadLetters.REASON) + ": "
-                + DeadLetters.header(letter.headers(), DeadLetters.MESSAGE));
-        out.println("  source:  " + provenance.map(Provenance::toString)
-                .orElse("malformed dlq.source headers (topic, partition or offset missing or not a number)"));
+        out.println("  key:     " + (letter.key() == null ? "(none)"
+                : TerminalText.of(new String(letter.key(), StandardCharsets.UTF_8))));
+        out.println("  reason:  " + TerminalText.of(String.valueOf(DeadLetters.header(letter.headers(), DeadLetters.REASON))) + ": "
+                + TerminalText.of(String.valueOf(DeadLetters.header(letter.headers(), DeadLetters.MESSAGE))));
+        out.println("  source:  " + TerminalText.of(provenance.map(Provenance::toString)
+                .orElse("malformed dlq.source headers (topic, partition or offset missing or not a number)")));
         String traceId = TraceParent.traceId(letter.headers());
-        out.println("  trace:   " + (traceId == null ? "(none)" : traceId));
-        out.println("  " + decoded(letter, codec));
+        out.println("  trace:   " + (traceId == null ? "(none)" : TerminalText.of(traceId)));
+        out.println("  " + TerminalText.of(decoded(letter, codec)));
     }
 
-    /** {@code event: {json}}, or {@code undecodable: why}; an unreachable registry stops the command instead. */
+    /**
+     * {@code event: {json}}, or {@code undecodable: why}; an unreachable registry stops the command instead. A schema id
+     * the registry answers 404 for is undecodable at once: the codec would call it transient for its not-found window,
+     * which is for a projector waiting on a lagging follower, not for reading letters written long ago.
+     */
     private static String decoded(ConsumerRecord<byte[], byte[]> letter, AvroEventCodec codec) {
         String truncated = DeadLetters.header(letter.headers(), DeadLetters.TRUNCATED);
         if (truncated != null) {
@@ -139,6 +147,10 @@ class DeadLettersCommand implements Callable<Integer> {
         try {
             return "event:   " + json(codec.decode(letter.value()));
         } catch (EventDecodingException e) {
+            if (e.getCause() instanceof SchemaRegistryClient.SchemaNotFoundException) {
+                return "undecodable: registry has no schema id "
+                        + ByteBuffer.wrap(letter.value(), 1, 4).order(ByteOrder.BIG_ENDIAN).getInt();
+            }
             if (e.failure().isTransient()) {
                 throw new IllegalStateException("cannot decode " + letter.topic() + "-" + letter.partition() + "@"
                         + letter.offset() + ": " + e.getMessage(), e);

@@ -160,6 +160,20 @@ class HistoryPurgeCommandIntegrationTests {
         assertThat(run.err()).contains("HISTORY_RETENTION");
     }
 
+    @Test
+    void shouldRefuseABareNumberAsRetentionWith64AndDeleteNothing() {
+        // Given histories up to 900 days old
+        List<UUID> cases = historyOfFiveCases();
+
+        // When the retention is written in days but without a unit
+        Cli.Run run = cli.run("history-purge", "--older-than", "3650", "--progress", "none");
+
+        // Then it is bad usage naming the forms that are read, not a purge keeping 3.65 seconds
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("--older-than").contains("'3650' has no unit");
+        assertThat(revisionsOf(cases)).isEqualTo(FULL);
+    }
+
     /** The revisions of each case of {@link #historyOfFiveCases} before a purge of 250 days, in key order. */
     private static final List<List<Long>> FULL = List.of(List.of(0L, 1L, 2L, 3L), List.of(0L, 1L, 2L, 3L),
             List.of(0L, 1L, 2L, 3L), List.of(0L, 1L, 2L, 3L), List.of(0L));

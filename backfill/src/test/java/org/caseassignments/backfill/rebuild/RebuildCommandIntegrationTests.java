@@ -306,10 +306,10 @@ class RebuildCommandIntegrationTests {
         assertThat(help.exit()).as(help.toString()).isEqualTo(ExitCodes.SUCCESS);
         String text = help.out().replaceAll("\\s+", " ");
         assertThat(text).contains("a second --undo refuses (a new rebuild is the redo)").doesNotContain("redoes")
-                .contains("a bare number is milliseconds (it was an event count in earlier versions)")
+                .contains("a bare number is refused (it was an event count in earlier versions)")
                 .contains("unreadable framing");
         Cli.Run bad = cli.run("rebuild", "--swap-within", "5000 events");
-        assertThat(bad.exit()).as(bad.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("--swap-within").contains("5000 events");
     }
 

@@ -19,14 +19,18 @@ import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;
+import org.caseassignments.schemas.serde.RegistryStub;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import picocli.CommandLine;
 
 @RealDatabaseTest
@@ -34,6 +38,17 @@ class DeadLettersCommandIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
     static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+    static final RegistryStub REGISTRY = RegistryStub.started();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("SCHEMA_REGISTRY_URL", () -> REGISTRY.url().toString());
+    }
+
+    @AfterAll
+    static void stopRegistry() {
+        REGISTRY.close();
+    }
 
     @Autowired
     CommandLine commandLine;
@@ -99,6 +114,48 @@ class DeadLettersCommandIntegrationTests {
         assertThat(other.exit()).as(other.toString()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(other.out()).contains("key:     " + cases.get(2)).contains("3 read, 1 selected, 1 printed")
                 .doesNotContain(cases.get(0).toString()).doesNotContain(cases.get(1).toString());
+    }
+
+    @Test
+    void shouldPrintALetterWhoseSchemaIdTheRegistryDoesNotKnowAsUndecodableAndGoOn() {
+        // Given the letter of a record framed for a schema id the registry answers 404 for, then a letter of an event
+        int unknownId = REGISTRY.reserveId();
+        String framedForNothing = UUID.randomUUID().toString();
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishRaw(topic, framedForNothing, RegistryStub.confluentFramed(unknownId, new byte[] {2, 4, 6}));
+        }
+        deadLetter(recordOf(framedForNothing), "UNKNOWN_SCHEMA");
+        UUID caseId = UUID.randomUUID();
+        deadLetter(publish(caseId, "w-after", Map.of()), "DATABASE_INTEGRITY_VIOLATION");
+
+        // When
+        Cli.Run run = cli.run("dead-letters", "--dead-letter-topic", deadLetters);
+
+        // Then the first is undecodable, not a registry that did not answer, and the second is printed too
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(run.out()).contains("undecodable: registry has no schema id " + unknownId)
+                .containsPattern("event:   \\{.*\"w-after\".*}")
+                .contains("2 read, 2 selected, 2 printed");
+    }
+
+    @Test
+    void shouldEscapeControlAndBidiCharactersAndCapEachFieldSoALetterCannotDriveTheTerminal() {
+        // Given a letter whose key clears the screen, reverses the text and runs on for 5,000 characters
+        String hostile = "case\u001b[2J\u202e\u0085\u007f\u009b" + "x".repeat(5_000);
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishRaw(topic, hostile, "not an event".getBytes(StandardCharsets.UTF_8));
+        }
+        deadLetter(recordOf(hostile), "UNKNOWN_FRAMING");
+
+        // When
+        Cli.Run run = cli.run("dead-letters", "--dead-letter-topic", deadLetters);
+
+        // Then every control character is printed as its escape, and the key is cut with what is left said
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(run.out()).contains("key:     case\\u001B[2J\\u202E\\u0085\\u007F\\u009B")
+                .containsPattern("x… [0-9,]+ bytes more\\n")
+                .doesNotContain("\u001b").doesNotContain("\u202e").doesNotContain("\u0085").doesNotContain("\u009b")
+                .doesNotContain("x".repeat(2_100));
     }
 
     @Test

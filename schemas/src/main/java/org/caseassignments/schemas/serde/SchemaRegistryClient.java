@@ -149,7 +149,7 @@ public class SchemaRegistryClient {
         }
         if (response.statusCode() / 100 != 2) {
             throw new RegistryException("Schema registry at " + baseUrl + " answered " + response.statusCode()
-                    + " for " + what + ": " + response.body());
+                    + " for " + what + ": " + response.body(), response.statusCode());
         }
         try {
             return JSON.readTree(response.body());
@@ -160,12 +160,25 @@ public class SchemaRegistryClient {
 
     /** The registry could not answer: transient, retry later. */
     public static class RegistryException extends RuntimeException {
+        private final int status;
+
         public RegistryException(String message) {
+            this(message, 0);
+        }
+
+        public RegistryException(String message, int status) {
             super(message);
+            this.status = status;
         }
 
         public RegistryException(String message, Throwable cause) {
             super(message, cause);
+            this.status = 0;
+        }
+
+        /** The HTTP status the registry answered with, or 0 when it did not answer. */
+        public int status() {
+            return status;
         }
     }
 
@@ -182,7 +195,7 @@ public class SchemaRegistryClient {
      */
     public static class SchemaNotFoundException extends RegistryException {
         public SchemaNotFoundException(String message) {
-            super(message);
+            super(message, 404);
         }
     }
 }

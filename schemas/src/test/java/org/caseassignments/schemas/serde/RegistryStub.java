@@ -42,6 +42,15 @@ public final class RegistryStub implements AutoCloseable {
         server.start();
     }
 
+    /** A stub started, for a static field: failing to start is an {@link IllegalStateException}. */
+    public static RegistryStub started() {
+        try {
+            return new RegistryStub();
+        } catch (IOException e) {
+            throw new IllegalStateException("could not start the registry stub", e);
+        }
+    }
+
     public URI url() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
