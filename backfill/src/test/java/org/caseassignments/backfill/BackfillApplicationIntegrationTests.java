@@ -35,13 +35,13 @@ class BackfillApplicationIntegrationTests {
     }
 
     @Test
-    void shouldExitTwoOnBadUsage() {
+    void shouldExit64OnBadUsage() {
         StringWriter err = new StringWriter();
         commandLine.setErr(new PrintWriter(err));
 
         int exit = commandLine.execute("status", "--no-such-option");
 
-        assertThat(exit).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(exit).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("--no-such-option");
     }
 }

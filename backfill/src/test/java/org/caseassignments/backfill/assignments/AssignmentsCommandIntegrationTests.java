@@ -345,16 +345,16 @@ class AssignmentsCommandIntegrationTests {
     }
 
     @Test
-    void shouldExitTwoOnBadUsageOrASnapshotThatCannotBeRead() throws IOException {
+    void shouldExit64OnBadUsageAndTwoOnASnapshotThatCannotBeRead() throws IOException {
         Path noRevision = dir.resolve("no-revision.csv");
         Files.write(noRevision, List.of("case_id,assigned_worker_sub,supervisor_sub", UUID.randomUUID() + ",w,s"));
 
-        assertThat(cli.run("assignments").exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(cli.run("assignments").exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(cli.run("assignments", "--file", "a.csv", "--jdbc-url", "jdbc:postgresql://x/y", "--query", "q").exit())
-                .isEqualTo(ExitCodes.COULD_NOT_START);
+                .isEqualTo(ExitCodes.USAGE);
         assertThat(cli.run("assignments", "--file", "a.csv", "--dry-run", "--checkpoint", "c.json").exit())
-                .isEqualTo(ExitCodes.COULD_NOT_START);
-        assertThat(cli.run("assignments", "--file", "a.csv", "--batch-size", "0").exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.run("assignments", "--file", "a.csv", "--batch-size", "0").exit()).isEqualTo(ExitCodes.USAGE);
         Cli.Run missing = cli.run("assignments", "--file", dir.resolve("absent.csv").toString());
         assertThat(missing.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
         assertThat(missing.err()).contains("does not exist");

@@ -86,7 +86,7 @@ class VerifyCommandIntegrationTests {
         assertThat(agreeing.exit()).as(agreeing.toString()).isEqualTo(ExitCodes.SUCCESS);
         assertThat(agreeing.out()).contains("the projection agrees with the snapshot").containsPattern("agree\\s+2\\n");
         assertThat(rejected.exit()).as("an unreadable row is not agreement").isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
-        assertThat(noSource.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(noSource.exit()).as("no snapshot source is bad usage").isEqualTo(ExitCodes.USAGE);
     }
 
     @Test
