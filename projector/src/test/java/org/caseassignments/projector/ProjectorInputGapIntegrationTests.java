@@ -84,10 +84,12 @@ class ProjectorInputGapIntegrationTests {
         }
 
         // And only when an operator allows it does such a group start from the log start
-        Map<String, String> allowed = ProjectorInstance.properties(DB, TOPICS, fresh);
+        // (a group of its own: the stopped instance's member may linger in the last one until its session ends)
+        String allowedGroup = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> allowed = ProjectorInstance.properties(DB, TOPICS, allowedGroup);
         allowed.put("projector.input.start-at-log-start", "true");
         try (ProjectorInstance projector = ProjectorInstance.start(allowed)) {
-            await().atMost(TIMEOUT).until(() -> revision(caseId) == 5L && KafkaOffsets.caughtUp(fresh, TOPICS.events(), 1));
+            await().atMost(TIMEOUT).until(() -> revision(caseId) == 5L && KafkaOffsets.caughtUp(allowedGroup, TOPICS.events(), 1));
             assertThat(projector.health("readiness")).isEqualTo(Status.UP);
         }
     }
