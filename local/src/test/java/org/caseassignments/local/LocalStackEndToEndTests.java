@@ -247,7 +247,8 @@ class LocalStackEndToEndTests {
                 JsonNode answer = prometheusApi(prometheus, "/api/v1/query?query="
                         + URLEncoder.encode(query.getValue(), StandardCharsets.UTF_8));
                 assertThat(answer.path("status").asString()).as(query.getKey() + ": " + answer).isEqualTo("success");
-                if (answer.path("data").path("result").isEmpty()) {
+                // A panel of server errors has no series on a healthy stack: it must evaluate, not return data
+                if (answer.path("data").path("result").isEmpty() && !query.getValue().contains("status=~\"5..\"")) {
                     empty.put(query.getKey(), query.getValue());
                 }
             }
