@@ -3,6 +3,7 @@ package org.caseassignments.api.assignment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,18 +48,22 @@ import org.springframework.context.ConfigurableApplicationContext;
  *       half of cases the projection does not know: how many it holds, how fast the rest are answered;</li>
  *   <li>one caseworker opens as many of a case it may read: at most its cap held, the rest 429;</li>
  *   <li>meanwhile the readiness probe on the management port (where probes are sent, decision 42) and {@code /readyz}
- *       on the API's port,
- *       and an ordinary {@code GET /cases/{id}/assignment} of another caller, every 20 ms each, on a client of their
- *       own: their p50, p99 and max;</li>
+ *       on the API's port, and an ordinary {@code GET /cases/{id}/assignment} of another caller, every 20 ms each,
+ *       on a client of their own: their p50, p99 and max over the probes sent while a measured flood (its held
+ *       waits included) was in flight;</li>
  *   <li>{@code waits} waiters of one case (100 caseworkers, 20 each) and one commit of the projector's writer: time to
  *       the last answer, and the projection reads after the commit (the {@code api.projection.age} timer counts each
  *       read of a known row; the reads counter says what started them).</li>
  * </ol>
- * System property {@code waits} (2000). Times are wall-clock microseconds, the one clock the two processes share.
+ * Steps 1 and 2 run in turn {@code warmup} times (5), then {@code rounds} times (3), each printed: the first rounds
+ * meet a cold JVM on both sides, whose compiler takes a core for a minute. System properties {@code waits} (2000),
+ * {@code warmup} (5) and {@code rounds} (3). Times are wall-clock microseconds, the one clock the two processes share.
  */
 public final class WaitsBoundedPerformance {
 
     private static final int WAITS = Integer.getInteger("waits", 2000);
+    private static final int ROUNDS = Integer.getInteger("rounds", 3);
+    private static final int WARMUP = Integer.getInteger("warmup", 5);
 
     private WaitsBoundedPerformance() {
     }
@@ -96,10 +101,15 @@ public final class WaitsBoundedPerformance {
                     first.add(base + "/cases/" + (i % 2 == 0 ? foreign : UUID.randomUUID())
                             + "/assignment?min_revision=5&wait=PT10S " + roleless);
                 }
-                flood("role-less token, half a foreign case, half unknown cases", clients, meters, first);
                 String worker = TestTokens.caseworker("w-1").token();
-                flood("caseworker, a case it may read", clients, meters, Collections.nCopies(WAITS,
-                        base + "/cases/" + readable + "/assignment?min_revision=5&wait=PT10S " + worker));
+                for (int round = 1 - WARMUP; round <= ROUNDS; round++) {
+                    flood((round < 1 ? "warm-up" : "round " + round) + ", role-less token, half a foreign case, half unknown cases", clients,
+                            meters, first);
+                    awaitWaiters(meters, 0, Duration.ofSeconds(30));
+                    flood((round < 1 ? "warm-up" : "round " + round) + ", caseworker, a case it may read", clients, meters, Collections.nCopies(
+                            WAITS, base + "/cases/" + readable + "/assignment?min_revision=5&wait=PT10S " + worker));
+                    awaitWaiters(meters, 0, Duration.ofSeconds(30));
+                }
                 clients.command("stop-probes");
                 for (String line = clients.next(); !line.equals("probes-stopped"); line = clients.next()) {
                     System.out.println(line);
@@ -146,12 +156,21 @@ public final class WaitsBoundedPerformance {
             }
         });
         sampler.start();
-        clients.command("flood " + requestFile(requests));
+        long cpu = cpuNanos();
+        clients.command("flood " + requestFile(requests) + (who.startsWith("warm-up") ? " warm-up" : " measured"));
         String result = clients.awaitLine("flooded ");
+        cpu = cpuNanos() - cpu;
         sampling.set(false);
         sampler.join();
-        System.out.printf("%n%s: %,d concurrent waits → %s; waiters held at most %.0f%n", who, requests.size(),
-                result.substring("flooded ".length()), peak[0]);
+        System.out.printf("%n%s: %,d concurrent waits → %s; waiters held at most %.0f; the API's JVM used %,d ms of "
+                        + "CPU%n", who, requests.size(), result.substring("flooded ".length()), peak[0],
+                TimeUnit.NANOSECONDS.toMillis(cpu));
+    }
+
+    /** CPU time this JVM has used, all its threads. */
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static String requestFile(List<String> requests) throws Exception {
@@ -227,6 +246,8 @@ public final class WaitsBoundedPerformance {
                 .executor(Executors.newFixedThreadPool(2)).connectTimeout(Duration.ofSeconds(30)).build();
         private static final HttpClient PROBES = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
+        /** Whether a measured flood (not a warm-up) is in flight, its held waits included: probes count then only. */
+        private static final AtomicBoolean MEASURED = new AtomicBoolean();
 
         static void run() throws Exception {
             BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -247,7 +268,10 @@ public final class WaitsBoundedPerformance {
                         say("probes-stopped");
                     }
                     case "flood" -> {
+                        long cpu = cpuNanos();
+                        MEASURED.set(words[2].equals("measured"));
                         List<long[]> answers = sendAll(Path.of(words[1])).stream().map(CompletableFuture::join).toList();
+                        MEASURED.set(false);
                         Map<String, Long> statuses = new TreeMap<>();
                         List<Long> times = new ArrayList<>();
                         for (long[] answer : answers) {
@@ -258,9 +282,9 @@ public final class WaitsBoundedPerformance {
                         }
                         Collections.sort(times);
                         say(String.format("flooded statuses %s; the %,d answered without waiting: p50 %,.1f ms, "
-                                        + "p99 %,.1f ms, max %,.1f ms", statuses, times.size(),
-                                percentile(times, 50) / 1000.0, percentile(times, 99) / 1000.0,
-                                times.get(times.size() - 1) / 1000.0));
+                                        + "p99 %,.1f ms, max %,.1f ms; the clients' JVM used %,d ms of CPU", statuses,
+                                times.size(), percentile(times, 50) / 1000.0, percentile(times, 99) / 1000.0,
+                                times.get(times.size() - 1) / 1000.0, TimeUnit.NANOSECONDS.toMillis(cpuNanos() - cpu)));
                     }
                     case "send" -> {
                         sent = sendAll(Path.of(words[1]));
@@ -321,6 +345,7 @@ public final class WaitsBoundedPerformance {
             Thread thread = new Thread(() -> {
                 while (running.get()) {
                     long started = System.nanoTime();
+                    boolean measured = Clients.MEASURED.get();
                     try {
                         int status = Clients.PROBES.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
                         if (status != 200) {
@@ -329,7 +354,9 @@ public final class WaitsBoundedPerformance {
                     } catch (Exception e) {
                         throw new IllegalStateException(name, e);
                     }
-                    times.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started));
+                    if (measured) {
+                        times.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started));
+                    }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
                 }
             }, "probe " + name);
@@ -345,7 +372,7 @@ public final class WaitsBoundedPerformance {
             micros.forEach((name, times) -> {
                 List<Long> sorted = new ArrayList<>(times);
                 Collections.sort(sorted);
-                Clients.say(String.format("%s during the floods: %,d probes, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                Clients.say(String.format("%s during the measured floods: %,d probes, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
                         name, sorted.size(), percentile(sorted, 50) / 1000.0, percentile(sorted, 99) / 1000.0,
                         sorted.get(sorted.size() - 1) / 1000.0));
             });
