@@ -41,12 +41,17 @@ import org.caseassignments.projector.testsupport.ProjectorTopics;
  *
  * <p>System properties: {@code cases} (300000), {@code changes} most assignment changes per case after its
  * creation (0), {@code header.bytes} (8192, as four headers), {@code partitions} (3), {@code heap} (512m),
- * {@code budgets} (64MB,100GB: one run each, in this order), {@code stall} (3m), {@code timeout} (20m),
- * {@code seed} (26), and any {@code projector.*} or {@code spring.kafka.*} setting for every run.
+ * {@code budgets} (64MB,100GB: one run each, in this order), {@code stall} (3m, without a new row or a higher
+ * revision), {@code timeout} (20m), {@code full.gc.every} seconds between full collections forced with {@code jcmd
+ * GC.run} while it drains (0: none), {@code seed} (26), and any {@code projector.*} or {@code spring.kafka.*}
+ * setting for every run.
  */
 public final class PendingBytesPerformance {
 
     private static final AvroEventCodec CODEC = AvroEventCodec.singleObject();
+    /** Seconds between forced full collections of the projector's heap while it drains; 0 for none. */
+    private static final int FULL_GC_EVERY = Integer.getInteger("full.gc.every", 0);
+    private static final String PROGRESS = "SELECT count(*), coalesce(sum(assignment_revision), 0) FROM case_assignments";
     private static final Pattern GC_PAUSE = Pattern.compile("Pause (Young|Full|Remark|Cleanup)[^\\n]*? (\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     /** What one run of the projector showed. */
@@ -136,6 +141,7 @@ public final class PendingBytesPerformance {
         long firstRowAt = 0;
         long lastProgressAt = started;
         long rows = 0;
+        long revisions = 0;
         long rssPeak = 0;
         Scrape meters = null;
         double largestBatch = 0;
@@ -152,15 +158,20 @@ public final class PendingBytesPerformance {
                     // Every 5 s: the decaying maximum forgets a batch after about two minutes.
                     largestBatch = largest(largestBatch, scrape(managementPort));
                 }
-                long now = jdbc.queryForObject("SELECT count(*) FROM case_assignments", Long.class);
-                if (now > rows) {
+                if (FULL_GC_EVERY > 0 && polls % FULL_GC_EVERY == 0) {
+                    fullGc(projector.pid());
+                }
+                // progress is a new row or a higher revision: a backlog of few cases has all its rows early
+                long[] now = jdbc.queryForObject(PROGRESS, (rs, n) -> new long[] {rs.getLong(1), rs.getLong(2)});
+                if (now[0] > rows || now[1] > revisions) {
                     lastProgressAt = System.nanoTime();
                     if (firstRowAt == 0) {
                         firstRowAt = lastProgressAt;
                     }
-                    rows = now;
+                    rows = now[0];
+                    revisions = now[1];
                 }
-                if (rows == history.oracle.size()) {
+                if (rows == history.oracle.size() && ProjectionRows.projection(jdbc).equals(history.oracle)) {
                     drained = true;
                     break;
                 }
@@ -179,6 +190,14 @@ public final class PendingBytesPerformance {
                     firstRowAt == 0 ? Double.NaN : (ended - firstRowAt) / 1e9, rows, rssPeak, gc(gcLog), meters,
                     largestBatch, count(log, "OutOfMemoryError"), projector.log);
         }
+    }
+
+    /** A full collection of the projector's heap ({@code jcmd GC.run}), so the GC log shows what is live then. */
+    private static void fullGc(long pid) throws Exception {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "GC.run").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        jcmd.waitFor();
     }
 
     private static String describe(Outcome o) {

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -31,7 +32,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * creates' latencies show whether an insert's foreign-key check ({@code FOR KEY SHARE} on the home) waits for the
  * PATCH's row lock (ADR-060 D7: it must not), and the PATCHes per second, with the occupancy gate's triggers
  * ({@code foster_homes_capacity_gate}, {@code placements_home_gate}) enabled and disabled in this run's own database,
- * what the gate costs the PATCH. Only the answers 2xx count in the latencies and the rates; the read that follows a
+ * what the gate costs the PATCH; and, sampled from {@code pg_stat_activity} every 2 ms, how often a create was
+ * waiting for a lock. Only the answers 2xx count in the latencies and the rates; the read that follows a
  * refused PATCH is not timed. Rounds alternate the order of the two arms; round 1 runs after a warm-up of
  * {@code bench.warmup} seconds. Opt-in, not part of the build; the command and the results are in BENCHMARKS.md.
  * System properties: {@code bench.creators} (8), {@code bench.seconds} (10 per arm and round),
@@ -50,7 +52,8 @@ public final class HomePatchUnderCreatesPerformance {
             "ALTER TABLE placements %s TRIGGER placements_home_gate"};
 
     /** One arm of one round: the PATCHes' and the creates' latencies in microseconds and their outcomes. */
-    record Arm(String name, Duration elapsed, long[] patches, long[] creates, Map<String, Long> outcomes) {
+    record Arm(String name, Duration elapsed, long[] patches, long[] creates, Map<String, Long> outcomes,
+               LockWaits lockWaits) {
 
         double patchesPerSecond() {
             return patches.length / (elapsed.toNanos() / 1e9);
@@ -64,9 +67,44 @@ public final class HomePatchUnderCreatesPerformance {
 
         @Override
         public String toString() {
-            return "| %s | %.0f | %.2f | %.2f | %d | %.0f | %.2f | %.2f | %s |".formatted(name, patchesPerSecond(),
+            return "| %s | %.0f | %.2f | %.2f | %d | %.0f | %.2f | %.2f | %s | %s |".formatted(name, patchesPerSecond(),
                     millis(patches, 0.5), millis(patches, 0.99), creates.length,
-                    creates.length / (elapsed.toNanos() / 1e9), millis(creates, 0.5), millis(creates, 0.99), outcomes);
+                    creates.length / (elapsed.toNanos() / 1e9), millis(creates, 0.5), millis(creates, 0.99), lockWaits,
+                    outcomes);
+        }
+    }
+
+    /**
+     * How often a create was seen waiting for a lock: {@code pg_stat_activity} sampled every 2 ms on a connection of
+     * its own, counting the samples in which an {@code INSERT INTO placements} waits on a heavyweight lock (its
+     * foreign-key check on the home's row, or any other).
+     */
+    record LockWaits(long samples, long waiting) {
+
+        private static final String WAITING_CREATES = """
+                SELECT count(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'
+                   AND query LIKE 'INSERT INTO placements%'""";
+
+        static LockWaits sample(JdbcTemplate jdbc, CountDownLatch done) throws InterruptedException {
+            long samples = 0;
+            long waiting = 0;
+            while (!done.await(2, TimeUnit.MILLISECONDS)) {
+                samples++;
+                if (jdbc.queryForObject(WAITING_CREATES, Long.class) > 0) {
+                    waiting++;
+                }
+            }
+            return new LockWaits(samples, waiting);
+        }
+
+        LockWaits plus(LockWaits other) {
+            return new LockWaits(samples + other.samples, waiting + other.waiting);
+        }
+
+        @Override
+        public String toString() {
+            return "%d of %d (%.2f %%)".formatted(waiting, samples, samples == 0 ? 0 : 100.0 * waiting / samples);
         }
     }
 
@@ -87,7 +125,7 @@ public final class HomePatchUnderCreatesPerformance {
             System.out.println("PostgreSQL: " + jdbc.queryForObject("SELECT version()", String.class));
             System.out.println("JVM: " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
             System.out.println("Load average at start: " + Files.readString(Path.of("/proc/loadavg")).strip());
-            run("warm-up", WARMUP, port, home, cases);
+            run("warm-up", WARMUP, port, home, cases, jdbc);
             List<Arm> arms = new ArrayList<>();
             double[] patches = new double[2];
             for (int round = 1; round <= ROUNDS; round++) {
@@ -95,7 +133,7 @@ public final class HomePatchUnderCreatesPerformance {
                     for (String statement : GATE) {
                         jdbc.execute(statement.formatted(gate ? "ENABLE" : "DISABLE"));
                     }
-                    Arm arm = run("gate " + (gate ? "on" : "off") + ", round " + round, RUN, port, home, cases);
+                    Arm arm = run("gate " + (gate ? "on" : "off") + ", round " + round, RUN, port, home, cases, jdbc);
                     arms.add(arm);
                     patches[gate ? 0 : 1] += arm.patches().length;
                 }
@@ -103,21 +141,23 @@ public final class HomePatchUnderCreatesPerformance {
             System.out.println("Load average at end: " + Files.readString(Path.of("/proc/loadavg")).strip());
             System.out.println();
             System.out.println("| arm | PATCH/s | PATCH p50 ms | PATCH p99 ms | creates | creates/s | create p50 ms | "
-                    + "create p99 ms | outcomes |");
-            System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+                    + "create p99 ms | samples with a create waiting for a lock | outcomes |");
+            System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
             arms.forEach(System.out::println);
             System.out.printf("%nGate on / off, all rounds: %.0f / %.0f PATCHes (gate's cost %.1f %%)%n", patches[0],
                     patches[1], (1 - patches[0] / patches[1]) * 100);
             long[] gatedCreates = arms.stream().filter(arm -> arm.name().startsWith("gate on"))
                     .flatMapToLong(arm -> Arrays.stream(arm.creates())).toArray();
-            System.out.printf("Creates with the gate, all rounds: p50 %.2f ms, p99 %.2f ms%n",
-                    Arm.millis(gatedCreates, 0.5), Arm.millis(gatedCreates, 0.99));
+            System.out.printf("Creates with the gate, all rounds: p50 %.2f ms, p99 %.2f ms; seen waiting for a lock in "
+                            + "%s of the samples%n", Arm.millis(gatedCreates, 0.5), Arm.millis(gatedCreates, 0.99),
+                    arms.stream().filter(arm -> arm.name().startsWith("gate on")).map(Arm::lockWaits)
+                            .reduce(new LockWaits(0, 0), LockWaits::plus));
         }
         System.exit(0);
     }
 
     /** One PATCH client and {@link #CREATORS} create clients, each on its own connection, for {@code length}. */
-    private static Arm run(String name, Duration length, int port, UUID home, List<UUID> cases)
+    private static Arm run(String name, Duration length, int port, UUID home, List<UUID> cases, JdbcTemplate jdbc)
             throws InterruptedException {
         String token = TestTokens.admin("a-1").token();
         long deadline = System.nanoTime() + length.toNanos();
@@ -163,10 +203,10 @@ public final class HomePatchUnderCreatesPerformance {
                 done.countDown();
             }
         }, "patch").start();
-        done.await();
+        LockWaits lockWaits = LockWaits.sample(jdbc, done);
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         Arm arm = new Arm(name, elapsed, patches.get(), creates.stream().flatMapToLong(Arrays::stream).toArray(),
-                new TreeMap<>(outcomes));
+                new TreeMap<>(outcomes), lockWaits);
         System.out.println(arm);
         return arm;
     }
