@@ -18,6 +18,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.IngestMetrics;
@@ -44,8 +45,8 @@ import picocli.CommandLine.Spec;
                 "Re-read the case event topics from the beginning (or --from-timestamp) up to their end offsets at the start,",
                 "with a consumer group of its own, through the projector's path: decode and validate, dead-letter what is bad,",
                 "apply through the never-rewind guard in one transaction per batch, commit offsets after the database did.",
-                "Safe while the projector runs: what is already current is not rewritten.", ""},
-        footer = {"", "Exit codes: 0 replayed to the end; 1 replayed to the end, some records dead-lettered;",
+                "Safe while the projector runs: what is already current is not rewritten. --dry-run writes nothing.", ""},
+        footer = {"", "Exit codes: 0 replayed to the end; 1 replayed to the end, some records dead-lettered (dry run: would be);",
                 "2 refused to start (unreadable framing), or stopped by a failure."})
 class ReplayCommand implements Callable<Integer> {
 
@@ -67,6 +68,10 @@ class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--resume", description = "Start each partition at the group's committed offset, where it has one.")
     boolean resume;
+
+    @Option(names = "--dry-run", description = "Read, decode and apply each batch as a run would and roll it back: "
+            + "reports what a run would apply and dead-letter; writes no row, commits no offset, sends no dead letter.")
+    boolean dryRun;
 
     @Option(names = "--batch-size", paramLabel = "RECORDS", defaultValue = "5000",
             description = "Most records per poll, applied in one transaction (default: ${DEFAULT-VALUE}).")
@@ -95,6 +100,7 @@ class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> eventTopics = topics != null ? topics : properties.topics();
@@ -102,15 +108,15 @@ class ReplayCommand implements Callable<Integer> {
         String groupId = group != null ? group : properties.groupId();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(groupId),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
-             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
+             KafkaProducer<byte[], byte[]> producer = dryRun ? null : new KafkaProducer<>(producerConfig(),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(serde), batchWriter, metrics);
+                    EventTopics.reader(serde), dryRun ? batchWriter.rollingBack() : batchWriter, metrics);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             EventTopics.requireReadableFraming(consumer, replay.ends(), serde);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
-            report(out, eventTopics, groupId, dlq, totals);
+            report(out, eventTopics, groupId, dlq, totals, dryRun);
             return totals.deadLettered() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
         } catch (EventTopics.UnreadableFraming e) {
             err.println("backfill replay: refused — " + e.getMessage());
@@ -141,9 +147,11 @@ class ReplayCommand implements Callable<Integer> {
         return config;
     }
 
-    private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t) {
-        out.println("backfill replay: reached the end offsets captured at the start — " + String.join(",", topics)
-                + ", group " + group);
+    private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t,
+                               boolean dryRun) {
+        out.println((dryRun ? "backfill replay --dry-run: nothing written, no offset committed, no letter sent; a run now "
+                + "would do this — " : "backfill replay: reached the end offsets captured at the start — ")
+                + String.join(",", topics) + ", group " + group);
         SummaryLines.count(out, "records read", t.read());
         SummaryLines.count(out, "applied (moved a row)", t.applied());
         SummaryLines.count(out, "unchanged (current or older)", t.unchanged());
