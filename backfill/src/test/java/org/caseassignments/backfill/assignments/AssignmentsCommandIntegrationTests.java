@@ -13,6 +13,7 @@ import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.RefusingTrigger;
 import org.caseassignments.backfill.Tables;
+import org.caseassignments.backfill.snapshot.SourceIdentity;
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -411,16 +412,60 @@ class AssignmentsCommandIntegrationTests {
 
     @Test
     void shouldRefuseToResumeFromTheCheckpointOfAnotherSnapshot() throws IOException {
-        Path checkpoint = dir.resolve("checkpoint.json");
-        cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1", UUID.randomUUID() + ",w,s,1")).toString(),
-                "--batch-size", "1", "--max-batches", "1", "--checkpoint", checkpoint.toString(),
-                "--rejects", dir.resolve("r.csv").toString());
+        Path checkpoint = checkpointOfAnUnfinishedRun();
 
         Cli.Run other = cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1")).toString(),
                 "--resume-from", checkpoint.toString());
 
         assertThat(other.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
         assertThat(other.err()).contains("cannot resume from checkpoint").contains("belongs to");
+    }
+
+    @Test
+    void shouldRefuseTheCheckpointOfAnotherSourceWithoutPrintingTheCredentialsItsDescriptionHolds() throws IOException {
+        // Given a checkpoint whose source description holds credentials, as one written before they were redacted
+        Path checkpoint = checkpointOfAnUnfinishedRun();
+        Checkpoint written = Checkpoint.read(checkpoint);
+        new Checkpoint(new SourceIdentity("jdbc jdbc:postgresql://reader:userinfo-s3cret@cases-db/cases"
+                + "?password=parameter-s3cret&sslmode=verify-full query SELECT * FROM cases_via('http://svc:registry-s3cret@registry:8081')",
+                -1, -1), written.recordsDone(), written.lastLine(), written.rejectsFile(), written.rejectsBytes(),
+                written.batches(), written.tally(), false, written.writtenAt()).write(checkpoint);
+
+        // When a run over another snapshot is pointed at it
+        Cli.Run other = cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1")).toString(),
+                "--checkpoint", checkpoint.toString());
+
+        // Then it refuses, naming the checkpoint's source without its secrets
+        assertThat(other.exit()).as(other.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(other.err()).contains("cannot resume from checkpoint", "belongs to", "reader:***@cases-db",
+                "sslmode=verify-full", "svc:***@registry:8081");
+        assertThat(other.out() + other.err()).doesNotContain("userinfo-s3cret", "parameter-s3cret", "registry-s3cret");
+    }
+
+    @Test
+    void shouldTakeTheProgressIntervalInTheOneDurationSyntaxAndRefuseABareNumber() throws IOException {
+        Path snapshot = csv(List.of(UUID.randomUUID() + ",w,s,1"));
+        String rejects = dir.resolve("r.csv").toString();
+
+        for (String interval : List.of("30s", "PT30S", "500ms")) {
+            Cli.Run run = cli.run("assignments", "--file", snapshot.toString(), "--rejects", rejects, "--progress", "lines",
+                    "--progress-interval", interval);
+            assertThat(run.exit()).as(interval + ": " + run).isEqualTo(ExitCodes.SUCCESS);
+        }
+        Cli.Run bare = cli.run("assignments", "--file", snapshot.toString(), "--rejects", rejects, "--progress", "lines",
+                "--progress-interval", "30");
+        assertThat(bare.exit()).as(bare.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bare.err()).contains("--progress-interval", "'30' has no unit", "30s");
+        assertThat(cli.run("assignments", "--help").out()).contains("--progress-interval=DURATION");
+    }
+
+    /** The checkpoint of a run over a snapshot of two rows, stopped after the first. */
+    private Path checkpointOfAnUnfinishedRun() throws IOException {
+        Path checkpoint = dir.resolve("checkpoint.json");
+        cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1", UUID.randomUUID() + ",w,s,1")).toString(),
+                "--batch-size", "1", "--max-batches", "1", "--checkpoint", checkpoint.toString(),
+                "--rejects", dir.resolve("r.csv").toString());
+        return checkpoint;
     }
 
     private static List<String> counts(Cli.Run run) {
