@@ -43,6 +43,8 @@ class OptionValuesIntegrationTests {
             --from-offset          dead-letters --dead-letter-topic TOPIC --from-offset -1
             --to-offset            redrive --dead-letter-topic TOPIC --to-offset -1
             --to-offset            redrive --dead-letter-topic TOPIC --from-offset 10 --to-offset 10
+            --to-offset            redrive --dead-letter-topic TOPIC --to-offset 0
+            --to-offset            dead-letters --dead-letter-topic TOPIC --to-offset 0
             --batch-size           redrive --dead-letter-topic TOPIC --batch-size 0
             --batch-size           redrive --dead-letter-topic TOPIC --batch-size 99999999999
             --sample               redrive --dead-letter-topic TOPIC --sample -1
@@ -93,6 +95,32 @@ class OptionValuesIntegrationTests {
 
         assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(firstLine(run.err())).as(run.toString()).contains("--swap-lock-timeout-ms", "--swap-lock-timeout ");
+    }
+
+    /**
+     * Two options of which one would silently win, then the command line. A rebuild's {@code --undo} and
+     * {@code --drop-previous} do real work, so a {@code --dry-run} beside either would be ignored; a replay that
+     * resumes from the group's offsets would ignore where {@code --from-timestamp} says to start.
+     */
+    private static final String PAIRS = """
+            --dry-run --undo              rebuild --topics TOPIC --dry-run --undo
+            --dry-run --drop-previous     rebuild --topics TOPIC --dry-run --drop-previous
+            --undo --drop-previous        rebuild --topics TOPIC --undo --drop-previous
+            --resume --from-timestamp     replay --topics TOPIC --resume --from-timestamp 2026-01-01T00:00:00Z
+            """;
+
+    static Stream<Arguments> pairsOfWhichOneWouldWin() {
+        return PAIRS.lines().map(line -> line.strip().split("\\s+", 3))
+                .map(pair -> Arguments.of(pair[0], pair[1], pair[2].replace("TOPIC", NO_TOPIC)));
+    }
+
+    @ParameterizedTest(name = "{2}")
+    @MethodSource("pairsOfWhichOneWouldWin")
+    void shouldExit64NamingBothWhenTwoOptionsWouldHaveOneSilentlyWin(String option, String other, String commandLine) {
+        Cli.Run run = new Cli(this.commandLine).run(commandLine.split(" "));
+
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(firstLine(run.err())).as(run.toString()).contains(option + " and " + other);
     }
 
     /** The error itself: the usage that follows it names every option. */

@@ -380,6 +380,11 @@ public class RebuildCommand implements Callable<Integer> {
         OptionChecks.positive(spec, "--swap-lock-timeout", swapLockTimeout);
         OptionChecks.notBoth(spec, "--swap-lock-timeout-ms", swapLockTimeoutMs != null, "--swap-lock-timeout",
                 swapLockTimeout != null, "give --swap-lock-timeout alone (--swap-lock-timeout-ms is deprecated)");
+        // --undo and --drop-previous do their work whatever else is given: a --dry-run beside them would be ignored.
+        OptionChecks.notBoth(spec, "--dry-run", dryRun, "--undo", undo, "--undo has no dry run; give it alone");
+        OptionChecks.notBoth(spec, "--dry-run", dryRun, "--drop-previous", dropPrevious,
+                "--drop-previous has no dry run; give it alone");
+        OptionChecks.notBoth(spec, "--undo", undo, "--drop-previous", dropPrevious, "give one of them");
         if (swapLockTimeoutMs != null) {
             OptionChecks.atLeast(spec, "--swap-lock-timeout-ms", swapLockTimeoutMs, 1);
         }

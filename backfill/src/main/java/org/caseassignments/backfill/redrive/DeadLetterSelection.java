@@ -67,7 +67,7 @@ final class DeadLetterSelection {
             OptionChecks.atLeast(mixee, "--from-offset", fromOffset, 0);
         }
         if (toOffset != null) {
-            OptionChecks.atLeast(mixee, "--to-offset", toOffset, fromOffset == null ? 0 : fromOffset + 1);
+            OptionChecks.atLeast(mixee, "--to-offset", toOffset, (fromOffset == null ? 0 : fromOffset) + 1);
         }
         if (fromTimestamp != null && toTimestamp != null && !toTimestamp.isAfter(fromTimestamp)) {
             throw new ParameterException(mixee.commandLine(), "--to-timestamp must be after --from-timestamp, was "

@@ -101,6 +101,8 @@ class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        OptionChecks.notBoth(spec, "--resume", resume, "--from-timestamp", fromTimestamp != null,
+                "--resume starts where the group's offsets are; give one of them");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> eventTopics = topics != null ? topics : properties.topics();
@@ -125,7 +127,8 @@ class ReplayCommand implements Callable<Integer> {
         } catch (KafkaException | DataAccessException | IllegalStateException e) {
             err.println("backfill replay: stopped: " + e.getMessage()
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
-                    + "; offsets are committed only up to the last batch the database committed: run again with --resume");
+                    + (dryRun ? "; a dry run commits nothing, so nothing was written: run the dry run again"
+                            : "; offsets are committed only up to the last batch the database committed: run again with --resume"));
             err.flush();
             return ExitCodes.failure(e);
         }

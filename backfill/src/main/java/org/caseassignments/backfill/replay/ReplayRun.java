@@ -180,7 +180,8 @@ final class ReplayRun {
     }
 
     private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) {
-        return EventTopics.read(reader, record, "nothing from this batch on was committed, run again with --resume");
+        return EventTopics.read(reader, record, dryRun() ? "a dry run commits nothing, run the dry run again"
+                : "nothing from this batch on was committed, run again with --resume");
     }
 
     private void awaitAcknowledgements(List<Future<RecordMetadata>> sent) throws InterruptedException {

@@ -245,6 +245,27 @@ class ReplayCommandIntegrationTests {
     }
 
     @Test
+    void shouldSayNothingWasWrittenAndToRunTheDryRunAgainWhenADryRunFails() {
+        // Given a database that fails one case's write
+        try (RefusingTrigger failing = RefusingTrigger.failingToSerialize(jdbc, "refused")) {
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(CaseEvents.changed(UUID.randomUUID(), 1).worker("refused").build()));
+            }
+            String group = "replay-" + UUID.randomUUID();
+
+            // When
+            Cli.Run failed = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group,
+                    "--dry-run");
+
+            // Then it says a dry run wrote nothing and is run again as it was, not resumed
+            assertThat(failed.exit()).as(failed.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(failed.err()).contains("nothing was written", "run the dry run again")
+                    .doesNotContain("--resume");
+            assertThat(committed(group)).isEmpty();
+        }
+    }
+
+    @Test
     void shouldWriteNoRowNoOffsetAndNoDeadLetterOnADryRunAndReportWhatARunWouldDo() {
         // Given events of two cases the projection never saw
         UUID first = UUID.randomUUID();
