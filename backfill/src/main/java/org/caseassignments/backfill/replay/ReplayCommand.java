@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -88,6 +89,9 @@ class ReplayCommand implements Callable<Integer> {
     private final ReplayProperties properties;
     private final IngestMetrics metrics;
     private final BatchWriter batchWriter;
+    /** A dry run's meters, kept out of the registry the job pushes: its batches are rolled back. */
+    private final IngestMetrics unrecorded;
+    private final BatchWriter rollingBack;
 
     ReplayCommand(KafkaProperties kafka, SchemaRegistryProperties registry, ReplayProperties properties,
                   AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
@@ -96,6 +100,8 @@ class ReplayCommand implements Callable<Integer> {
         this.properties = properties;
         this.metrics = new IngestMetrics(meters, "replay");
         this.batchWriter = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
+        this.unrecorded = new IngestMetrics(new SimpleMeterRegistry(), "replay");
+        this.rollingBack = BatchWriter.once(new TransactionTemplate(transactions), writer, unrecorded).rollingBack();
     }
 
     @Override
@@ -114,7 +120,7 @@ class ReplayCommand implements Callable<Integer> {
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(serde), dryRun ? batchWriter.rollingBack() : batchWriter, metrics);
+                    EventTopics.reader(serde), dryRun ? rollingBack : batchWriter, dryRun ? unrecorded : metrics);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             EventTopics.requireReadableFraming(consumer, replay.ends(), serde);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
