@@ -32,7 +32,7 @@ final class JdbcSnapshotSource implements SnapshotSource {
     private long recordsRead;
 
     JdbcSnapshotSource(String url, String user, String password, String query, int fetchSize) {
-        this.identity = new SourceIdentity("jdbc " + SourceIdentity.redacted(url) + " query " + query, -1, -1);
+        this.identity = SourceIdentity.ofQuery(url, query);
         try {
             connection = DriverManager.getConnection(url, user, password);
         } catch (SQLException e) {

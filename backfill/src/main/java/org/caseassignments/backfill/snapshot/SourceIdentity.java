@@ -30,8 +30,34 @@ public record SourceIdentity(String description, long size, long modifiedMillis)
         return PASSWORD_PARAMETER.matcher(USER_INFO_PASSWORD.matcher(text).replaceAll("$1***@")).replaceAll("$1***");
     }
 
-    /** The description without credentials, for printing. */
+    /** A password given in a query's text, as a dblink connection string holds one ({@code password=…}). */
+    private static final Pattern QUERY_PASSWORD = Pattern.compile("(?i)(\\bpassword\\s*=\\s*)\\S+");
+    private static final String JDBC = "jdbc ";
+    private static final String QUERY = " query ";
+
+    /**
+     * A query over a JDBC URL, each redacted by its own rule: the URL of its secret parameters and user info, the
+     * query of a {@code password=} and of the user info of a URL it names. Kept apart, so that a secret parameter at
+     * the end of the URL cannot take the query with it: two queries over one URL stay two sources.
+     */
+    public static SourceIdentity ofQuery(String url, String query) {
+        return new SourceIdentity(JDBC + redacted(url) + QUERY + redactedQuery(query), -1, -1);
+    }
+
+    private static String redactedQuery(String query) {
+        return QUERY_PASSWORD.matcher(USER_INFO_PASSWORD.matcher(query).replaceAll("$1***@")).replaceAll("$1***");
+    }
+
+    /**
+     * The description without credentials, for printing and for recognising a source again: a query's description is
+     * redacted as {@link #ofQuery} redacts it, so one written before (or by hand) gives what the source gives now.
+     */
     public String redactedDescription() {
+        int query = description.indexOf(QUERY);
+        if (description.startsWith(JDBC) && query >= 0) {
+            return ofQuery(description.substring(JDBC.length(), query), description.substring(query + QUERY.length()))
+                    .description();
+        }
         return redacted(description);
     }
 }

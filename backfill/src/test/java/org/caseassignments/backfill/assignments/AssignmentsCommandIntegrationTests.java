@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
@@ -440,6 +441,38 @@ class AssignmentsCommandIntegrationTests {
         assertThat(other.err()).contains("cannot resume from checkpoint", "belongs to", "reader:***@cases-db",
                 "sslmode=verify-full", "svc:***@registry:8081");
         assertThat(other.out() + other.err()).doesNotContain("userinfo-s3cret", "parameter-s3cret", "registry-s3cret");
+    }
+
+    @Test
+    void shouldResumeFromACheckpointThatHoldsItsSourcesPasswordAndRewriteItRedacted() throws IOException {
+        // Given a run over the case service's database, with the password in the URL, stopped after its first row
+        TestDatabase caseService = TestDatabase.empty();
+        caseService.jdbc().execute("CREATE TABLE cases (id uuid PRIMARY KEY, worker text, supervisor text, revision bigint)");
+        caseService.jdbc().update("INSERT INTO cases VALUES (?, 'w-a', 's-a', 1), (?, 'w-b', 's-b', 1)",
+                UUID.randomUUID(), UUID.randomUUID());
+        String url = caseService.jdbcUrl() + (caseService.jdbcUrl().contains("?") ? "&" : "?") + "password="
+                + caseService.password();
+        String query = "SELECT id AS case_id, worker AS assigned_worker_sub, supervisor AS supervisor_sub, "
+                + "revision AS assignment_revision FROM cases ORDER BY id";
+        Path checkpoint = dir.resolve("checkpoint.json");
+        String[] run = {"assignments", "--jdbc-url", url, "--jdbc-user", caseService.username(), "--query", query,
+                "--batch-size", "1", "--checkpoint", checkpoint.toString(), "--rejects", dir.resolve("r.csv").toString()};
+        Cli.Run first = cli.run(Stream.concat(Stream.of(run), Stream.of("--max-batches", "1")).toArray(String[]::new));
+        assertThat(first.exit()).as(first.toString()).isEqualTo(ExitCodes.STOPPED_BEFORE_THE_END);
+        // and its checkpoint written as it was before the URL was redacted
+        Checkpoint written = Checkpoint.read(checkpoint);
+        new Checkpoint(new SourceIdentity("jdbc " + url + " query " + query, -1, -1), written.recordsDone(),
+                written.lastLine(), written.rejectsFile(), written.rejectsBytes(), written.batches(), written.tally(),
+                false, written.writtenAt()).write(checkpoint);
+
+        // When the run is resumed from it
+        Cli.Run resumed = cli.run(run);
+
+        // Then it continues after the first row, and the checkpoint no longer holds the password
+        assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(Tables.projection(jdbc)).hasSize(2);
+        assertThat(Files.readString(checkpoint)).doesNotContain("password=" + caseService.password())
+                .contains("password=***");
     }
 
     @Test
