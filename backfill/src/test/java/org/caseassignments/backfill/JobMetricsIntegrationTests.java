@@ -40,10 +40,13 @@ class JobMetricsIntegrationTests {
     static final TestDatabase DB = TestDatabase.migrated();
 
     private final List<String> pushed = Collections.synchronizedList(new ArrayList<>());
+    private final String topic = TestKafka.uniqueTopic("case.events");
+    private final String deadLetters = TestKafka.uniqueTopic("case.events.dlq");
     private HttpServer pushgateway;
 
     @BeforeEach
-    void startPushgateway() throws IOException {
+    void createTopicsAndStartPushgateway() throws IOException {
+        TestKafka.createTopics(2, topic, deadLetters);
         pushgateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
         pushgateway.createContext("/metrics/job/", exchange -> {
             pushed.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + "\n"
@@ -62,9 +65,6 @@ class JobMetricsIntegrationTests {
     @Test
     void shouldPushEveryMetricTheJobsDashboardNamesWhenAReplayEnds() {
         // Given a topic like production's
-        String topic = TestKafka.uniqueTopic("case.events");
-        String deadLetters = TestKafka.uniqueTopic("case.events.dlq");
-        TestKafka.createTopics(2, topic, deadLetters);
         try (EventPublisher publisher = new EventPublisher()) {
             for (int i = 0; i < 5; i++) {
                 UUID caseId = UUID.randomUUID();
@@ -95,9 +95,6 @@ class JobMetricsIntegrationTests {
     @Test
     void shouldPushADryRunToAGroupOfItsOwnWithoutTheMetersOfTheBatchesItRolledBack() {
         // Given events a replay would apply
-        String topic = TestKafka.uniqueTopic("case.events");
-        String deadLetters = TestKafka.uniqueTopic("case.events.dlq");
-        TestKafka.createTopics(1, topic, deadLetters);
         try (EventPublisher publisher = new EventPublisher()) {
             UUID caseId = UUID.randomUUID();
             publisher.publishInOrder(topic, List.of(CaseEvents.created(caseId).worker("w-1").build(),

@@ -16,7 +16,7 @@ public final class RefusingTrigger implements AutoCloseable {
 
     /** Refuses every write of {@code worker} to the projection until closed. */
     public static RefusingTrigger refusing(JdbcTemplate jdbc, String worker) {
-        return raising(jdbc, worker, "'worker %% may not be assigned', NEW.assigned_worker_sub");
+        return raising(jdbc, worker, "'worker % may not be assigned', NEW.assigned_worker_sub");
     }
 
     /**
