@@ -11,8 +11,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * The Pushgateway group of a job: its subcommand and host, so that jobs running at the same time (a replay and
- * a repair, or one on each of two hosts) push to groups of their own instead of overwriting one. The lowest
+ * The Pushgateway group of a job: its subcommand (a dry run's named apart) and host, so that jobs running at the
+ * same time (a replay and a repair, or one on each of two hosts) push to groups of their own instead of overwriting
+ * one. The lowest
  * precedence of all settings: an operator's {@code grouping-key} entries win.
  */
 final class JobGroupingKey implements EnvironmentPostProcessor {
@@ -25,8 +26,16 @@ final class JobGroupingKey implements EnvironmentPostProcessor {
         String arguments = environment.getProperty("nonOptionArgs", "");
         String first = arguments.split(",", 2)[0].strip();
         environment.getPropertySources().addLast(new MapPropertySource("backfill-job-grouping-key", Map.of(
-                PREFIX + "command", SUBCOMMAND.matcher(first).matches() ? first : "none",
+                PREFIX + "command", SUBCOMMAND.matcher(first).matches() ? first + dryRun(environment) : "none",
                 PREFIX + "instance", host())));
+    }
+
+    /**
+     * A dry run is a group of its own ({@code replay-dry-run}): what it pushes must not replace the last exit code
+     * and meters of the runs of its subcommand, which the alerts and the jobs dashboard read.
+     */
+    private static String dryRun(ConfigurableEnvironment environment) {
+        return environment.containsProperty("dry-run") ? "-dry-run" : "";
     }
 
     private static String host() {

@@ -16,14 +16,26 @@ public final class RefusingTrigger implements AutoCloseable {
 
     /** Refuses every write of {@code worker} to the projection until closed. */
     public static RefusingTrigger refusing(JdbcTemplate jdbc, String worker) {
+        return raising(jdbc, worker, "'worker % may not be assigned', NEW.assigned_worker_sub");
+    }
+
+    /**
+     * Fails every write of {@code worker} with a serialization failure (SQLSTATE 40001), a transient error that stops
+     * a job, until closed.
+     */
+    public static RefusingTrigger failingToSerialize(JdbcTemplate jdbc, String worker) {
+        return raising(jdbc, worker, "'could not serialize access' USING ERRCODE = '40001'");
+    }
+
+    private static RefusingTrigger raising(JdbcTemplate jdbc, String worker, String exception) {
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_worker() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
                     IF NEW.assigned_worker_sub = '%s' THEN
-                        RAISE EXCEPTION 'worker %% may not be assigned', NEW.assigned_worker_sub;
+                        RAISE EXCEPTION %s;
                     END IF;
                     RETURN NEW;
-                END $$""".formatted(worker.replace("'", "''")));
+                END $$""".formatted(worker.replace("'", "''"), exception));
         jdbc.execute("""
                 CREATE TRIGGER test_refuse_worker BEFORE INSERT OR UPDATE ON case_assignments
                    FOR EACH ROW EXECUTE FUNCTION test_refuse_worker()""");

@@ -2,11 +2,13 @@ package org.caseassignments.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import org.apache.avro.specific.SpecificRecord;
+import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.RegistryStub;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
@@ -18,6 +20,7 @@ import org.caseassignments.testkit.TestKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -39,8 +42,9 @@ class RegistrySettingsIntegrationTests {
     static void properties(DynamicPropertyRegistry registry) {
         // As the environment variable would be: application.yml reads ${SCHEMA_REGISTRY_URL}.
         registry.add("SCHEMA_REGISTRY_URL", () -> REGISTRY.url().toString());
-        // A registry follower gets a second to catch up with an id before its record counts as unknown.
-        registry.add("spring.kafka.properties[" + SerdeSettings.REGISTRY_NOT_FOUND_WINDOW_MS + "]", () -> "1000");
+        // A registry follower gets a second to catch up with an id before its record counts as unknown: the variable,
+        // in the one duration syntax.
+        registry.add("SCHEMA_REGISTRY_NOT_FOUND_WINDOW", () -> "1s");
     }
 
     @AfterAll
@@ -52,6 +56,17 @@ class RegistrySettingsIntegrationTests {
     CommandLine commandLine;
 
     final JdbcTemplate jdbc = DB.jdbc();
+
+    @Autowired
+    KafkaProperties kafka;
+
+    @Autowired
+    SchemaRegistryProperties registrySettings;
+
+    @Test
+    void shouldReadTheNotFoundWindowFromItsVariableAsADuration() {
+        assertThat(EventTopics.serdeSettings(kafka, registrySettings).registryNotFoundWindow()).isEqualTo(Duration.ofSeconds(1));
+    }
 
     @Test
     void shouldReplayEventsFramedForTheRegistryThatSchemaRegistryUrlNames() {

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.snapshot.ReadAheadSource;
@@ -72,13 +73,13 @@ class AssignmentsCommand implements Callable<Integer> {
                     + "--checkpoint names another file.")
     Path resumeFrom;
 
-    @Option(names = "--max-errors", paramLabel = "N", defaultValue = "-1",
-            description = "Stop once more than N rows were rejected (default: no limit).")
-    long maxErrors;
+    @Option(names = "--max-errors", paramLabel = "N",
+            description = "Stop once more than N rows were rejected, 0 at the first (default: no limit).")
+    Long maxErrors;
 
-    @Option(names = "--max-batches", paramLabel = "N", defaultValue = "0",
-            description = "Stop after N batches, e.g. to work within a maintenance window (default: no limit); exit 3.")
-    long maxBatches;
+    @Option(names = "--max-batches", paramLabel = "N",
+            description = "Stop after N batches, at least 1, e.g. to work within a maintenance window (default: no limit); exit 3.")
+    Long maxBatches;
 
     @Option(names = "--rejects", paramLabel = "FILE",
             description = "CSV of bad rows: line,reason,message,record (default: the checkpoint's, else " + DEFAULT_REJECTS + ").")
@@ -115,7 +116,8 @@ class AssignmentsCommand implements Callable<Integer> {
                 SnapshotLoad.Result result;
                 try (ReadAheadSource reading = new ReadAheadSource(snapshot, batchSize)) {
                     result = new SnapshotLoad(writer,
-                            new SnapshotLoad.Settings(batchSize, parallelism, dryRun, maxErrors, maxBatches, checkpointFile))
+                            new SnapshotLoad.Settings(batchSize, parallelism, dryRun,
+                                    maxErrors == null ? -1 : maxErrors, maxBatches == null ? 0 : maxBatches, checkpointFile))
                             .run(reading, bad, from, bar);
                 }
                 new LoadSummary(out, err).print(snapshot.identity().description(), result, bad, dryRun, checkpointFile,
@@ -130,9 +132,14 @@ class AssignmentsCommand implements Callable<Integer> {
     }
 
     private void validate() {
-        if (batchSize < 1) {
-            throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, was " + batchSize);
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        if (maxErrors != null) {
+            OptionChecks.atLeast(spec, "--max-errors", maxErrors, 0);
         }
+        if (maxBatches != null) {
+            OptionChecks.atLeast(spec, "--max-batches", maxBatches, 1);
+        }
+        source.check(spec);
         if (parallelism < 1 || parallelism > MAX_PARALLELISM) {
             throw new ParameterException(spec.commandLine(),
                     "--parallelism must be between 1 and " + MAX_PARALLELISM + " (the connection pool's size), was " + parallelism);

@@ -53,10 +53,14 @@ record Checkpoint(SourceIdentity source, long recordsDone, long lastLine, String
         }
     }
 
-    /** Why this checkpoint cannot resume a run over {@code current}, or null when it can. */
+    /**
+     * Why this checkpoint cannot resume a run over {@code current}, or null when it can. The descriptions are
+     * compared and printed redacted: this file may have been written before its source's URL was, or by hand (the
+     * next checkpoint of the resumed run is written redacted).
+     */
     String mismatch(SourceIdentity current) {
-        if (!source.description().equals(current.description())) {
-            return "it belongs to " + source.description() + ", not " + current.description();
+        if (!source.redactedDescription().equals(current.redactedDescription())) {
+            return "it belongs to " + source.redactedDescription() + ", not " + current.redactedDescription();
         }
         if (source.size() != current.size() || source.modifiedMillis() != current.modifiedMillis()) {
             return "the file changed since (" + source.size() + " bytes, modified " + Instant.ofEpochMilli(source.modifiedMillis())

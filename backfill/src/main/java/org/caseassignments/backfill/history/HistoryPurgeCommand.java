@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
@@ -88,11 +89,13 @@ class HistoryPurgeCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        OptionChecks.positive(spec, "--older-than", olderThan);
         try {
             Duration retention = olderThan != null ? olderThan : properties.retention();
-            if (retention == null || retention.isNegative() || retention.isZero() || batchSize < 1) {
-                err.println("backfill history-purge: give a positive --older-than or set HISTORY_RETENTION (history is "
-                        + "kept forever by default), and a --batch-size of at least 1");
+            if (retention == null || retention.isNegative() || retention.isZero()) {
+                err.println("backfill history-purge: give --older-than or set a positive HISTORY_RETENTION (history is "
+                        + "kept forever by default)");
                 return ExitCodes.USAGE;
             }
             Timestamp horizon = Timestamp.from(Instant.now(clock).minus(retention));

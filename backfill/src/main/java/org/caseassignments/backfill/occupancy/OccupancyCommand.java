@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -17,7 +18,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code backfill occupancy}: do the foster-home gate's rules hold for every row? */
@@ -64,11 +64,9 @@ class OccupancyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (maxLines < 0) {
-            throw new ParameterException(spec.commandLine(), "--max-lines must be at least 0, was " + maxLines);
-        }
-        positive("--statement-timeout", statementTimeout);
-        positive("--lock-timeout", lockTimeout);
+        OptionChecks.atLeast(spec, "--max-lines", maxLines, 0);
+        OptionChecks.positive(spec, "--statement-timeout", statementTimeout);
+        OptionChecks.positive(spec, "--lock-timeout", lockTimeout);
         PrintWriter out = spec.commandLine().getOut();
         StringBuilder lines = new StringBuilder();
         Map<Finding, Long> counts;
@@ -114,11 +112,5 @@ class OccupancyCommand implements Callable<Integer> {
                     count - maxLines, maxLines));
         }
         return count;
-    }
-
-    private void positive(String option, Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new ParameterException(spec.commandLine(), option + " must be more than 0, was " + value);
-        }
     }
 }

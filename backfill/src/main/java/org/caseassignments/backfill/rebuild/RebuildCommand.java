@@ -18,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
@@ -141,6 +142,7 @@ public class RebuildCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        checkOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (RebuildClaim claim = RebuildClaim.take(jdbc.getDataSource())) {
@@ -370,8 +372,26 @@ public class RebuildCommand implements Callable<Integer> {
         SummaryLines.count(out, "  of which an unknown schema id or record type", report.totals().unknownSchema());
     }
 
+    /** Before the claim: a value that means nothing, or the deprecated option beside its replacement, is bad usage. */
+    private void checkOptions() {
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        OptionChecks.atLeast(spec, "--sample", sample, 0);
+        OptionChecks.positive(spec, "--swap-within", swapWithin);
+        OptionChecks.positive(spec, "--swap-lock-timeout", swapLockTimeout);
+        OptionChecks.notBoth(spec, "--swap-lock-timeout-ms", swapLockTimeoutMs != null, "--swap-lock-timeout",
+                swapLockTimeout != null, "give --swap-lock-timeout alone (--swap-lock-timeout-ms is deprecated)");
+        // --undo and --drop-previous do their work whatever else is given: a --dry-run beside them would be ignored.
+        OptionChecks.notBoth(spec, "--dry-run", dryRun, "--undo", undo, "--undo has no dry run; give it alone");
+        OptionChecks.notBoth(spec, "--dry-run", dryRun, "--drop-previous", dropPrevious,
+                "--drop-previous has no dry run; give it alone");
+        OptionChecks.notBoth(spec, "--undo", undo, "--drop-previous", dropPrevious, "give one of them");
+        if (swapLockTimeoutMs != null) {
+            OptionChecks.atLeast(spec, "--swap-lock-timeout-ms", swapLockTimeoutMs, 1);
+        }
+    }
+
     private Duration swapLockTimeout(PrintWriter err) {
-        if (swapLockTimeoutMs != null && swapLockTimeout == null) {
+        if (swapLockTimeoutMs != null) {
             err.println("backfill rebuild: --swap-lock-timeout-ms is deprecated and goes in the next release; use "
                     + "--swap-lock-timeout " + swapLockTimeoutMs + "ms");
             return Duration.ofMillis(swapLockTimeoutMs);

@@ -9,9 +9,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.backfill.EventTopics;
+import org.caseassignments.backfill.OptionChecks;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** The options that say which dead letters a command reads and which of them it takes (a picocli mixin). */
 final class DeadLetterSelection {
@@ -39,6 +43,10 @@ final class DeadLetterSelection {
     @Option(names = "--to-timestamp", paramLabel = "INSTANT", description = "Only letters dead-lettered before this time.")
     Instant toTimestamp;
 
+    /** The subcommand this mixin is part of, for a refusal to name it. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
     String topic(RedriveProperties properties) {
         return deadLetterTopic != null ? deadLetterTopic : properties.deadLetterTopic();
     }
@@ -50,7 +58,21 @@ final class DeadLetterSelection {
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    /** The selection; a partition or offset below 0, or a range that holds nothing, is bad usage. */
     DeadLetterFilter filter() {
+        if (sourcePartition != null) {
+            OptionChecks.atLeast(mixee, "--source-partition", sourcePartition, 0);
+        }
+        if (fromOffset != null) {
+            OptionChecks.atLeast(mixee, "--from-offset", fromOffset, 0);
+        }
+        if (toOffset != null) {
+            OptionChecks.atLeast(mixee, "--to-offset", toOffset, (fromOffset == null ? 0 : fromOffset) + 1);
+        }
+        if (fromTimestamp != null && toTimestamp != null && !toTimestamp.isAfter(fromTimestamp)) {
+            throw new ParameterException(mixee.commandLine(), "--to-timestamp must be after --from-timestamp, was "
+                    + toTimestamp + " (from " + fromTimestamp + ")");
+        }
         return new DeadLetterFilter(reasons, sourcePartition, fromOffset, toOffset, fromTimestamp, toTimestamp);
     }
 }

@@ -24,6 +24,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.ingest.TraceParent;
@@ -76,6 +77,7 @@ class DeadLettersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        OptionChecks.atLeast(spec, "--max", max, 1);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String topic = selection.topic(properties);

@@ -13,6 +13,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.BatchWriter;
@@ -29,7 +30,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code backfill redrive}: apply the dead letters that go through now, report those that still fail. */
@@ -93,9 +93,9 @@ class RedriveCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (apply && dryRun) {
-            throw new ParameterException(spec.commandLine(), "--dry-run and --apply do not go together: choose one");
-        }
+        OptionChecks.notBoth(spec, "--dry-run", dryRun, "--apply", apply, "choose one");
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        OptionChecks.atLeast(spec, "--sample", sample, 0);
         String topic = selection.topic(properties);
         DeadLetterFilter filter = selection.filter();
         try (KafkaConsumer<byte[], byte[]> consumer = DeadLetterSelection.consumer(kafka, batchSize)) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.IngestMetrics;
@@ -44,8 +46,8 @@ import picocli.CommandLine.Spec;
                 "Re-read the case event topics from the beginning (or --from-timestamp) up to their end offsets at the start,",
                 "with a consumer group of its own, through the projector's path: decode and validate, dead-letter what is bad,",
                 "apply through the never-rewind guard in one transaction per batch, commit offsets after the database did.",
-                "Safe while the projector runs: what is already current is not rewritten.", ""},
-        footer = {"", "Exit codes: 0 replayed to the end; 1 replayed to the end, some records dead-lettered;",
+                "Safe while the projector runs: what is already current is not rewritten. --dry-run writes nothing.", ""},
+        footer = {"", "Exit codes: 0 replayed to the end; 1 replayed to the end, some records dead-lettered (dry run: would be);",
                 "2 refused to start (unreadable framing), or stopped by a failure."})
 class ReplayCommand implements Callable<Integer> {
 
@@ -68,6 +70,10 @@ class ReplayCommand implements Callable<Integer> {
     @Option(names = "--resume", description = "Start each partition at the group's committed offset, where it has one.")
     boolean resume;
 
+    @Option(names = "--dry-run", description = "Read, decode and apply each batch as a run would and roll it back: "
+            + "reports what a run would apply and dead-letter; writes no row, commits no offset, sends no dead letter.")
+    boolean dryRun;
+
     @Option(names = "--batch-size", paramLabel = "RECORDS", defaultValue = "5000",
             description = "Most records per poll, applied in one transaction (default: ${DEFAULT-VALUE}).")
     int batchSize;
@@ -83,6 +89,9 @@ class ReplayCommand implements Callable<Integer> {
     private final ReplayProperties properties;
     private final IngestMetrics metrics;
     private final BatchWriter batchWriter;
+    /** A dry run's meters, kept out of the registry the job pushes: its batches are rolled back. */
+    private final IngestMetrics unrecorded;
+    private final BatchWriter rollingBack;
 
     ReplayCommand(KafkaProperties kafka, SchemaRegistryProperties registry, ReplayProperties properties,
                   AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
@@ -91,10 +100,15 @@ class ReplayCommand implements Callable<Integer> {
         this.properties = properties;
         this.metrics = new IngestMetrics(meters, "replay");
         this.batchWriter = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
+        this.unrecorded = new IngestMetrics(new SimpleMeterRegistry(), "replay");
+        this.rollingBack = BatchWriter.once(new TransactionTemplate(transactions), writer, unrecorded).rollingBack();
     }
 
     @Override
     public Integer call() throws InterruptedException {
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        OptionChecks.notBoth(spec, "--resume", resume, "--from-timestamp", fromTimestamp != null,
+                "--resume starts where the group's offsets are; give one of them");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> eventTopics = topics != null ? topics : properties.topics();
@@ -102,15 +116,15 @@ class ReplayCommand implements Callable<Integer> {
         String groupId = group != null ? group : properties.groupId();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(groupId),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
-             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
+             KafkaProducer<byte[], byte[]> producer = dryRun ? null : new KafkaProducer<>(producerConfig(),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ReplayRun replay = new ReplayRun(consumer, producer, dlq, properties.maxMessageBytes(),
-                    EventTopics.reader(serde), batchWriter, metrics);
+                    EventTopics.reader(serde), dryRun ? rollingBack : batchWriter, dryRun ? unrecorded : metrics);
             replay.position(EventTopics.partitions(consumer, eventTopics, kafka), fromTimestamp, resume);
             EventTopics.requireReadableFraming(consumer, replay.ends(), serde);
             ReplayRun.Totals totals = replay.run(progress.start(err, "records"));
-            report(out, eventTopics, groupId, dlq, totals);
+            report(out, eventTopics, groupId, dlq, totals, dryRun);
             return totals.deadLettered() > 0 ? ExitCodes.FINISHED_WITH_REJECTS : ExitCodes.SUCCESS;
         } catch (EventTopics.UnreadableFraming e) {
             err.println("backfill replay: refused — " + e.getMessage());
@@ -119,7 +133,8 @@ class ReplayCommand implements Callable<Integer> {
         } catch (KafkaException | DataAccessException | IllegalStateException e) {
             err.println("backfill replay: stopped: " + e.getMessage()
                     + (e instanceof DataAccessException dae ? " (" + dae.getMostSpecificCause().getMessage() + ")" : "")
-                    + "; offsets are committed only up to the last batch the database committed: run again with --resume");
+                    + (dryRun ? "; a dry run commits nothing, so nothing was written: run the dry run again"
+                            : "; offsets are committed only up to the last batch the database committed: run again with --resume"));
             err.flush();
             return ExitCodes.failure(e);
         }
@@ -141,9 +156,11 @@ class ReplayCommand implements Callable<Integer> {
         return config;
     }
 
-    private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t) {
-        out.println("backfill replay: reached the end offsets captured at the start — " + String.join(",", topics)
-                + ", group " + group);
+    private static void report(PrintWriter out, List<String> topics, String group, String dlq, ReplayRun.Totals t,
+                               boolean dryRun) {
+        out.println((dryRun ? "backfill replay --dry-run: nothing written, no offset committed, no letter sent; a run now "
+                + "would do this — " : "backfill replay: reached the end offsets captured at the start — ")
+                + String.join(",", topics) + ", group " + group);
         SummaryLines.count(out, "records read", t.read());
         SummaryLines.count(out, "applied (moved a row)", t.applied());
         SummaryLines.count(out, "unchanged (current or older)", t.unchanged());

@@ -62,7 +62,11 @@ final class ReplayRun {
     private long deadLettered;
     private final IngestMetrics metrics;
 
-    /** @param maxMessageBytes the size a dead letter is cut to, the dead-letter producer's {@code max.request.size} */
+    /**
+     * @param deadLetters     the dead-letter producer; null on a dry run, which sends no letter and commits no offset
+     *                        (its writer rolls every batch back), counting what a run would do
+     * @param maxMessageBytes the size a dead letter is cut to, the dead-letter producer's {@code max.request.size}
+     */
     ReplayRun(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetters, String deadLetterTopic,
               int maxMessageBytes, CaseEventReader reader, BatchWriter writer, IngestMetrics metrics) {
         this.metrics = metrics;
@@ -123,9 +127,11 @@ final class ReplayRun {
                 if (ingested instanceof Ingested.Accepted accepted) {
                     batch.add(new Replayed(record, accepted));
                 } else if (ingested instanceof Ingested.Rejected rejected) {
-                    sent.add(sendDeadLetter(DeadLetters.letter(record.key(), record.value(), record.headers(),
-                            rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes)));
-                    metrics.deadLettered(rejected.rejection());
+                    if (!dryRun()) {
+                        sent.add(sendDeadLetter(DeadLetters.letter(record.key(), record.value(), record.headers(),
+                                rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes)));
+                        metrics.deadLettered(rejected.rejection());
+                    }
                     deadLettered++;
                 }
             }
@@ -138,10 +144,12 @@ final class ReplayRun {
                 unchanged += batch.size() - moved - written.refused().size();
                 for (BatchIsolation.Refused<Replayed> refused : written.refused()) {
                     ConsumerRecord<byte[], byte[]> record = refused.item().record();
-                    sent.add(sendDeadLetter(BatchWriter.refusedLetter(record.key(), record.value(), record.headers(),
-                            refused.item().accepted().update(), refused.rejection(), record.topic(), record.partition(),
-                            record.offset(), maxMessageBytes)));
-                    metrics.deadLettered(BatchWriter.rejection(refused.item().accepted().update(), refused.rejection()));
+                    if (!dryRun()) {
+                        sent.add(sendDeadLetter(BatchWriter.refusedLetter(record.key(), record.value(), record.headers(),
+                                refused.item().accepted().update(), refused.rejection(), record.topic(), record.partition(),
+                                record.offset(), maxMessageBytes)));
+                        metrics.deadLettered(BatchWriter.rejection(refused.item().accepted().update(), refused.rejection()));
+                    }
                     deadLettered++;
                 }
             }
@@ -152,6 +160,10 @@ final class ReplayRun {
         }
         progress.finish(read, fraction());
         return new Totals(read, applied, unchanged, deadLettered, List.copyOf(ranges.values()));
+    }
+
+    private boolean dryRun() {
+        return deadLetters == null;
     }
 
     /** An accepted event and the record it came in, which is dead-lettered if PostgreSQL refuses the event. */
@@ -168,7 +180,8 @@ final class ReplayRun {
     }
 
     private Ingested readWithRetries(ConsumerRecord<byte[], byte[]> record) {
-        return EventTopics.read(reader, record, "nothing from this batch on was committed, run again with --resume");
+        return EventTopics.read(reader, record, dryRun() ? "a dry run commits nothing, run the dry run again"
+                : "nothing from this batch on was committed, run again with --resume");
     }
 
     private void awaitAcknowledgements(List<Future<RecordMetadata>> sent) throws InterruptedException {
@@ -182,7 +195,10 @@ final class ReplayRun {
         }
     }
 
-    /** After the database commit and the dead-letter acknowledgements: the consumed positions, never past the end. */
+    /**
+     * After the database commit and the dead-letter acknowledgements: the consumed positions, never past the end. A dry
+     * run only moves its ranges.
+     */
     private void commitPositions(ConsumerRecords<byte[], byte[]> records) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionRange range : ranges.values()) {
@@ -197,7 +213,7 @@ final class ReplayRun {
                 consumer.pause(List.of(range.partition));
             }
         }
-        if (!offsets.isEmpty()) {
+        if (!offsets.isEmpty() && !dryRun()) {
             consumer.commitSync(offsets);
         }
     }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.regex.Pattern;
 
 import org.apache.commons.csv.CSVFormat;
 
@@ -25,12 +24,6 @@ import org.apache.commons.csv.CSVFormat;
  */
 final class JdbcSnapshotSource implements SnapshotSource {
 
-    /** A parameter any driver may read a secret from: password, sslpassword, PWD, password1, accessToken, …Secret. */
-    private static final Pattern PASSWORD_PARAMETER = Pattern.compile(
-            "(?i)([?&;][a-z0-9_.]*(?:password|passwd|pwd|secret|token)[a-z0-9_.]*=)[^&;]*");
-    /** A password in the user info ({@code //user:password@host}) or in Oracle's {@code thin:user/password@host}. */
-    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/:@?]*:|:thin:[^/:@?]*/)[^/@?]*@");
-
     private final SourceIdentity identity;
     private final Connection connection;
     private final ResultSet rows;
@@ -38,22 +31,12 @@ final class JdbcSnapshotSource implements SnapshotSource {
     private int jurisdictionColumn = -1;
     private long recordsRead;
 
-    /**
-     * The URL without the credentials it may carry ({@code password=} parameters, a password in the user info), as
-     * it may be written to a checkpoint file or a log line: the same URL always gives the same text, so a resume
-     * still recognises its source.
-     */
-    static String redacted(String url) {
-        return PASSWORD_PARAMETER.matcher(USER_INFO_PASSWORD.matcher(url).replaceFirst("$1***@"))
-                .replaceAll("$1***");
-    }
-
     JdbcSnapshotSource(String url, String user, String password, String query, int fetchSize) {
-        this.identity = new SourceIdentity("jdbc " + redacted(url) + " query " + query, -1, -1);
+        this.identity = SourceIdentity.ofQuery(url, query);
         try {
             connection = DriverManager.getConnection(url, user, password);
         } catch (SQLException e) {
-            throw new SnapshotSourceException("cannot connect to " + redacted(url) + " as " + user + ": " + e.getMessage(), e);
+            throw new SnapshotSourceException("cannot connect to " + SourceIdentity.redacted(url) + " as " + user + ": " + e.getMessage(), e);
         }
         try {
             connection.setReadOnly(true);

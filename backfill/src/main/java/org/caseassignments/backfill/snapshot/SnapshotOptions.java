@@ -3,7 +3,9 @@ package org.caseassignments.backfill.snapshot;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import org.caseassignments.backfill.OptionChecks;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** Where a snapshot comes from: a file, or a query on a read-only JDBC connection. Exactly one. */
@@ -49,6 +51,13 @@ public final class SnapshotOptions {
         @Option(names = "--fetch-size", paramLabel = "ROWS", defaultValue = "10000",
                 description = "Rows fetched per round trip while streaming (default: ${DEFAULT-VALUE}).")
         int fetchSize;
+    }
+
+    /** Bad usage (64) when a value means nothing: a query fetched zero rows at a time. */
+    public void check(CommandSpec spec) {
+        if (jdbc != null) {
+            OptionChecks.atLeast(spec, "--fetch-size", jdbc.fetchSize, 1);
+        }
     }
 
     /** Opens the source; a source that cannot be opened is a {@link SnapshotSourceException}. */

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.caseassignments.backfill.ExitCodes;
+import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
@@ -70,6 +71,9 @@ class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        OptionChecks.atLeast(spec, "--batch-size", batchSize, 1);
+        OptionChecks.atLeast(spec, "--sample", sample, 0);
+        source.check(spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Comparison comparison = new Comparison(jdbc, sample);

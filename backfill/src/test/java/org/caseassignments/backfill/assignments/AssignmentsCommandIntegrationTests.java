@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.RefusingTrigger;
 import org.caseassignments.backfill.Tables;
+import org.caseassignments.backfill.snapshot.SourceIdentity;
 import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
@@ -411,16 +413,92 @@ class AssignmentsCommandIntegrationTests {
 
     @Test
     void shouldRefuseToResumeFromTheCheckpointOfAnotherSnapshot() throws IOException {
-        Path checkpoint = dir.resolve("checkpoint.json");
-        cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1", UUID.randomUUID() + ",w,s,1")).toString(),
-                "--batch-size", "1", "--max-batches", "1", "--checkpoint", checkpoint.toString(),
-                "--rejects", dir.resolve("r.csv").toString());
+        Path checkpoint = checkpointOfAnUnfinishedRun();
 
         Cli.Run other = cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1")).toString(),
                 "--resume-from", checkpoint.toString());
 
         assertThat(other.exit()).isEqualTo(ExitCodes.COULD_NOT_START);
         assertThat(other.err()).contains("cannot resume from checkpoint").contains("belongs to");
+    }
+
+    @Test
+    void shouldRefuseTheCheckpointOfAnotherSourceWithoutPrintingTheCredentialsItsDescriptionHolds() throws IOException {
+        // Given a checkpoint whose source description holds credentials, as one written before they were redacted
+        Path checkpoint = checkpointOfAnUnfinishedRun();
+        Checkpoint written = Checkpoint.read(checkpoint);
+        new Checkpoint(new SourceIdentity("jdbc jdbc:postgresql://reader:userinfo-s3cret@cases-db/cases"
+                + "?password=parameter-s3cret&sslmode=verify-full query SELECT * FROM cases_via('http://svc:registry-s3cret@registry:8081')",
+                -1, -1), written.recordsDone(), written.lastLine(), written.rejectsFile(), written.rejectsBytes(),
+                written.batches(), written.tally(), false, written.writtenAt()).write(checkpoint);
+
+        // When a run over another snapshot is pointed at it
+        Cli.Run other = cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1")).toString(),
+                "--checkpoint", checkpoint.toString());
+
+        // Then it refuses, naming the checkpoint's source without its secrets
+        assertThat(other.exit()).as(other.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(other.err()).contains("cannot resume from checkpoint", "belongs to", "reader:***@cases-db",
+                "sslmode=verify-full", "svc:***@registry:8081");
+        assertThat(other.out() + other.err()).doesNotContain("userinfo-s3cret", "parameter-s3cret", "registry-s3cret");
+    }
+
+    @Test
+    void shouldResumeFromACheckpointThatHoldsItsSourcesPasswordAndRewriteItRedacted() throws IOException {
+        // Given a run over the case service's database, with the password in the URL, stopped after its first row
+        TestDatabase caseService = TestDatabase.empty();
+        caseService.jdbc().execute("CREATE TABLE cases (id uuid PRIMARY KEY, worker text, supervisor text, revision bigint)");
+        caseService.jdbc().update("INSERT INTO cases VALUES (?, 'w-a', 's-a', 1), (?, 'w-b', 's-b', 1)",
+                UUID.randomUUID(), UUID.randomUUID());
+        String url = caseService.jdbcUrl() + (caseService.jdbcUrl().contains("?") ? "&" : "?") + "password="
+                + caseService.password();
+        String query = "SELECT id AS case_id, worker AS assigned_worker_sub, supervisor AS supervisor_sub, "
+                + "revision AS assignment_revision FROM cases ORDER BY id";
+        Path checkpoint = dir.resolve("checkpoint.json");
+        String[] run = {"assignments", "--jdbc-url", url, "--jdbc-user", caseService.username(), "--query", query,
+                "--batch-size", "1", "--checkpoint", checkpoint.toString(), "--rejects", dir.resolve("r.csv").toString()};
+        Cli.Run first = cli.run(Stream.concat(Stream.of(run), Stream.of("--max-batches", "1")).toArray(String[]::new));
+        assertThat(first.exit()).as(first.toString()).isEqualTo(ExitCodes.STOPPED_BEFORE_THE_END);
+        // and its checkpoint written as it was before the URL was redacted
+        Checkpoint written = Checkpoint.read(checkpoint);
+        new Checkpoint(new SourceIdentity("jdbc " + url + " query " + query, -1, -1), written.recordsDone(),
+                written.lastLine(), written.rejectsFile(), written.rejectsBytes(), written.batches(), written.tally(),
+                false, written.writtenAt()).write(checkpoint);
+
+        // When the run is resumed from it
+        Cli.Run resumed = cli.run(run);
+
+        // Then it continues after the first row, and the checkpoint no longer holds the password
+        assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(Tables.projection(jdbc)).hasSize(2);
+        assertThat(Files.readString(checkpoint)).doesNotContain("password=" + caseService.password())
+                .contains("password=***");
+    }
+
+    @Test
+    void shouldTakeTheProgressIntervalInTheOneDurationSyntaxAndRefuseABareNumber() throws IOException {
+        Path snapshot = csv(List.of(UUID.randomUUID() + ",w,s,1"));
+        String rejects = dir.resolve("r.csv").toString();
+
+        for (String interval : List.of("30s", "PT30S", "500ms")) {
+            Cli.Run run = cli.run("assignments", "--file", snapshot.toString(), "--rejects", rejects, "--progress", "lines",
+                    "--progress-interval", interval);
+            assertThat(run.exit()).as(interval + ": " + run).isEqualTo(ExitCodes.SUCCESS);
+        }
+        Cli.Run bare = cli.run("assignments", "--file", snapshot.toString(), "--rejects", rejects, "--progress", "lines",
+                "--progress-interval", "30");
+        assertThat(bare.exit()).as(bare.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bare.err()).contains("--progress-interval", "'30' has no unit", "30s");
+        assertThat(cli.run("assignments", "--help").out()).contains("--progress-interval=DURATION");
+    }
+
+    /** The checkpoint of a run over a snapshot of two rows, stopped after the first. */
+    private Path checkpointOfAnUnfinishedRun() throws IOException {
+        Path checkpoint = dir.resolve("checkpoint.json");
+        cli.run("assignments", "--file", csv(List.of(UUID.randomUUID() + ",w,s,1", UUID.randomUUID() + ",w,s,1")).toString(),
+                "--batch-size", "1", "--max-batches", "1", "--checkpoint", checkpoint.toString(),
+                "--rejects", dir.resolve("r.csv").toString());
+        return checkpoint;
     }
 
     private static List<String> counts(Cli.Run run) {

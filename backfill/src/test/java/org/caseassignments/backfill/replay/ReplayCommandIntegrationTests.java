@@ -245,6 +245,65 @@ class ReplayCommandIntegrationTests {
     }
 
     @Test
+    void shouldSayNothingWasWrittenAndToRunTheDryRunAgainWhenADryRunFails() {
+        // Given a database that fails one case's write
+        try (RefusingTrigger failing = RefusingTrigger.failingToSerialize(jdbc, "refused")) {
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(CaseEvents.changed(UUID.randomUUID(), 1).worker("refused").build()));
+            }
+            String group = "replay-" + UUID.randomUUID();
+
+            // When
+            Cli.Run failed = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group,
+                    "--dry-run");
+
+            // Then it says a dry run wrote nothing and is run again as it was, not resumed
+            assertThat(failed.exit()).as(failed.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(failed.err()).contains("nothing was written", "run the dry run again")
+                    .doesNotContain("--resume");
+            assertThat(committed(group)).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldWriteNoRowNoOffsetAndNoDeadLetterOnADryRunAndReportWhatARunWouldDo() {
+        // Given events of two cases the projection never saw
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(topic, List.of(CaseEvents.created(first).worker("w-0").build(),
+                    CaseEvents.changed(first, 1).worker("w-1").build(), CaseEvents.created(second).worker("w-0").build()));
+        }
+        String group = "replay-" + UUID.randomUUID();
+
+        // When
+        Cli.Run dryRun = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group,
+                "--dry-run");
+
+        // Then it reports what a run would apply, and wrote no row, no offset and no letter
+        assertThat(dryRun.exit()).as(dryRun.toString()).isEqualTo(ExitCodes.SUCCESS);
+        assertThat(dryRun.out()).startsWith("backfill replay --dry-run").containsPattern("records read\\s+3\\n")
+                .containsPattern("applied \\(moved a row\\)\\s+2\\n");
+        assertThat(Tables.projection(jdbc)).isEmpty();
+        assertThat(Tables.history(jdbc)).isEmpty();
+        assertThat(committed(group)).isEmpty();
+
+        // And with a record it cannot read among them, it says it would dead-letter it, exits as the run would, and
+        // sends nothing to the dead-letter topic
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishRaw(topic, UUID.randomUUID().toString(), "not an event".getBytes(StandardCharsets.UTF_8));
+        }
+        Cli.Run withBadRecord = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group", group,
+                "--dry-run");
+        assertThat(withBadRecord.exit()).as(withBadRecord.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+        assertThat(withBadRecord.out()).containsPattern("dead-lettered to " + deadLetters + "\\s+1\\n");
+        assertThat(LiveApplier.endOffsets(deadLetters).values()).containsOnly(0L);
+        assertThat(Tables.projection(jdbc)).isEmpty();
+        assertThat(committed(group)).isEmpty();
+        assertThat(cli.run("replay", "--help").out()).contains("--dry-run");
+    }
+
+    @Test
     void shouldStartAtTheTimestampGiven() {
         UUID early = UUID.randomUUID();
         UUID late = UUID.randomUUID();

@@ -23,19 +23,19 @@ class JdbcSnapshotSourceIntegrationTests {
         } finally {
             source.close();
         }
-        assertThat(JdbcSnapshotSource.redacted(withUserInfo)).doesNotContain("s3cret-userinfo", "-in-the-url")
+        assertThat(SourceIdentity.redacted(withUserInfo)).doesNotContain("s3cret-userinfo", "-in-the-url")
                 .contains("//" + DB.username() + ":***@");
     }
 
     @Test
     void shouldRedactEverySecretAJdbcUrlMayCarryWhateverTheDriverCallsIt() {
-        assertThat(JdbcSnapshotSource.redacted("jdbc:postgresql://db/snap?sslmode=verify-full&sslpassword=key-s3cret"))
+        assertThat(SourceIdentity.redacted("jdbc:postgresql://db/snap?sslmode=verify-full&sslpassword=key-s3cret"))
                 .doesNotContain("key-s3cret").contains("sslmode=verify-full");
-        assertThat(JdbcSnapshotSource.redacted("jdbc:sqlserver://db;databaseName=snap;PWD=pwd-s3cret;accessToken=tok-s3cret"))
+        assertThat(SourceIdentity.redacted("jdbc:sqlserver://db;databaseName=snap;PWD=pwd-s3cret;accessToken=tok-s3cret"))
                 .doesNotContain("pwd-s3cret", "tok-s3cret").contains("databaseName=snap");
-        assertThat(JdbcSnapshotSource.redacted("jdbc:mysql://db/snap?password1=one-s3cret&trustCertificateKeyStorePassword=ks-s3cret"))
+        assertThat(SourceIdentity.redacted("jdbc:mysql://db/snap?password1=one-s3cret&trustCertificateKeyStorePassword=ks-s3cret"))
                 .doesNotContain("one-s3cret", "ks-s3cret");
-        assertThat(JdbcSnapshotSource.redacted("jdbc:oracle:thin:scott/tiger-s3cret@db:1521/snap"))
+        assertThat(SourceIdentity.redacted("jdbc:oracle:thin:scott/tiger-s3cret@db:1521/snap"))
                 .doesNotContain("tiger-s3cret").contains("scott/***@db:1521/snap");
     }
 }

@@ -66,7 +66,7 @@ public final class RebuildPerformance {
         LiveTraffic traffic = new LiveTraffic(db, topics.events(), events, Integer.getInteger("rate", 0));
         long start = System.nanoTime();
         int exit = rebuild(db, "rebuild", "--topics", topics.events(), "--allow-missing-cases", "--allow-lower",
-                "--progress", "lines", "--progress-interval", "5", "--sample", "0");
+                "--progress", "lines", "--progress-interval", "5s", "--sample", "0");
         double rebuild = (System.nanoTime() - start) / 1e9;
         traffic.close();
         reader.stop.set(true);
