@@ -23,11 +23,14 @@ final class RunbookCommands {
     private static final Pattern CODE_SPAN = Pattern.compile("`([^`]+)`");
     /**
      * The commands a runbook gives an operator to run here, and SQL statements: followed by their arguments, a
-     * code span of one of them is a command to copy, which belongs in a block. A name alone (`psql`) is prose.
+     * code span of one of them is a command to copy, which belongs in a block, in any case and after {@code NAME=value}
+     * assignments. A name alone (`psql`) is prose.
      */
-    private static final Pattern COMMAND = Pattern.compile(
-            "(\\./run|(\\./)?backfill-cli|curl|psql|promtool|java -jar"
-                    + "|SELECT|UPDATE|DELETE|INSERT|DROP|SHOW|ALTER|CREATE|TRUNCATE)\\s+\\S.*", Pattern.DOTALL);
+    private static final Pattern COMMAND = Pattern.compile("([A-Z_][A-Z0-9_]*=\\S*\\s+)*"
+            + "(((bash\\s+)?\\./run|(bash\\s+)?(\\./)?backfill-cli|backfill\\s+[a-z-]+(?=\\s+--\\S)|curl|psql|promtool"
+            + "|java -jar|kafka-[a-z-]+\\.sh|bash\\s+\\./\\S+"
+            + "|SELECT|UPDATE|DELETE|INSERT|DROP|SHOW|ALTER|CREATE|TRUNCATE|WITH|SET|VACUUM|BEGIN|COPY|GRANT|REINDEX)"
+            + "(\\s+\\S|;).*|bash\\s+\\./\\S+)", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
 
     /** One command: where it is on the page, the bash script, and why it is left out (null: it runs). */
     record Command(int line, String script, String leftOut) {

@@ -83,6 +83,31 @@ class RunbookCommandsTests {
     }
 
     @Test
+    void shouldFindACommandInlineInAnyCaseAfterAssignmentsAndThroughBashOrTheInstalledWrapper() throws Exception {
+        // Given commands inline in lower case, after NAME=value assignments, through bash, as the installed wrapper
+        // with a flag, in more SQL statements and Kafka's tools; and words that only name them
+        Path page = dir.resolve("page.md");
+        Files.writeString(page, """
+                # Runbook
+                Run `select 1;`, `PGCONNECT_TIMEOUT=5 PGAPPNAME=ops psql "$PGURL"`, `bash ./backfill-cli verify --snapshot x`,
+                `backfill assignments --resume`, `WITH t AS (SELECT 1) SELECT * FROM t;`, `SET lock_timeout = '1s';`,
+                `VACUUM ANALYZE audit_records;`, `BEGIN;` then `COPY t TO STDOUT;`, `GRANT SELECT ON t TO r;`,
+                `REINDEX TABLE t;` and `kafka-consumer-groups.sh --describe --group g`.
+                Not: `backfill rebuild pid N on HOST`, `with`, `PROJECTOR_INPUT_START_AT_LOG_START=true`, `BEGIN`.
+                """);
+
+        // When
+        List<RunbookCommands.Inline> inline = RunbookCommands.inline(page);
+
+        // Then
+        assertThat(inline).extracting(RunbookCommands.Inline::text).containsExactly("select 1;",
+                "PGOPTIONS=-c LOG_FORMAT= psql \"$PGURL\"", "bash ./backfill-cli verify --snapshot x",
+                "backfill assignments --resume", "WITH t AS (SELECT 1) SELECT * FROM t;", "SET lock_timeout = '1s';",
+                "VACUUM ANALYZE audit_records;", "BEGIN;", "COPY t TO STDOUT;", "GRANT SELECT ON t TO r;",
+                "REINDEX TABLE t;", "kafka-consumer-groups.sh --describe --group g");
+    }
+
+    @Test
     void shouldWriteEveryCommandOfTheRunbooksInABlockThatTheEndToEndTestRuns() {
         assertThat(RunbookCommands.inline(ROOT.resolve("docs/operations.md")))
                 .as("commands written inline in docs/operations.md: put each in a ```bash or ```sql block (with "
