@@ -28,7 +28,8 @@ final class LocalPrometheus {
     /** Names the Pushgateway's binary; otherwise one beside Prometheus's, or on the PATH. */
     static final String PUSHGATEWAY_VARIABLE = "PUSHGATEWAY";
     /** Debian's name for the Pushgateway's binary (package {@code prometheus-pushgateway}), then the project's own. */
-    private static final List<String> PUSHGATEWAY_NAMES = List.of("prometheus-pushgateway", "pushgateway");
+    private static final String DEBIAN_PUSHGATEWAY = "prometheus-pushgateway";
+    private static final List<String> PUSHGATEWAY_NAMES = List.of(DEBIAN_PUSHGATEWAY, "pushgateway");
     /** Short, so that a one-minute rate has a dozen points, yet not so short that scraping costs a CI runner. */
     static final String SCRAPE_INTERVAL = "5s";
 
@@ -110,14 +111,21 @@ final class LocalPrometheus {
     static Optional<ServiceProcess> startPushgateway(Path binary, Path dataDir, int port, Path logDir, Consumer<String> step)
             throws IOException, InterruptedException {
         Path home = Files.createDirectories(dataDir.resolve("pushgateway").toAbsolutePath());
+        return awaitOrGoOn("the Pushgateway", ChildProcess.start("pushgateway", pushgatewayCommand(binary, home, port),
+                Map.of(), logDir), port, step);
+    }
+
+    /** The Pushgateway's command line, keeping its groups in {@code home/metrics}. */
+    static List<String> pushgatewayCommand(Path binary, Path home, int port) {
         List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), "--web.listen-address=localhost:" + port,
                 "--persistence.file=" + home.resolve("metrics"), "--persistence.interval=5s"));
-        // Debian's binary looks for its web page's files in /usr/share; a package unpacked elsewhere has them beside it
+        // Debian's binary looks for its web page's files in /usr/share; a package unpacked elsewhere has them beside it.
+        // The project's own pushgateway embeds them and knows no such flag.
         Path assets = binary.toAbsolutePath().getParent().resolveSibling("share/prometheus/pushgateway");
-        if (Files.isDirectory(assets)) {
+        if (binary.getFileName().toString().equals(DEBIAN_PUSHGATEWAY) && Files.isDirectory(assets)) {
             command.add("--web.local-assets=" + assets);
         }
-        return awaitOrGoOn("the Pushgateway", ChildProcess.start("pushgateway", command, Map.of(), logDir), port, step);
+        return command;
     }
 
     /** Both answer {@code /-/ready} once they serve. */

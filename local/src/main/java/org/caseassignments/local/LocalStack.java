@@ -13,6 +13,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -154,37 +155,43 @@ public final class LocalStack implements Callable<Integer> {
                     + " or put prometheus on the PATH, e.g. from Debian's prometheus package); going on without it");
             return Observed.NONE;
         }
-        Integer pushgateway = startPushgateway(binary.get(), logs);
+        int pushgatewayPort = freePort();
+        Optional<ServiceProcess> pushgateway = startPushgateway(binary.get(), pushgatewayPort, logs);
+        Integer scraped = pushgateway.isPresent() ? pushgatewayPort : null;
         int port = freePort();
-        step("starting Prometheus (" + binary.get() + ") on port " + port);
-        Map<String, Integer> targets = new LinkedHashMap<>();
-        targets.put("projector", projectorManagementPort());
-        targets.put("mutation-api", apiManagementPort());
-        var prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, pushgateway, logs, this::step);
+        Optional<ServiceProcess> prometheus = Optional.empty();
+        try {
+            step("starting Prometheus (" + binary.get() + ") on port " + port);
+            Map<String, Integer> targets = new LinkedHashMap<>();
+            targets.put("projector", projectorManagementPort());
+            targets.put("mutation-api", apiManagementPort());
+            prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, scraped, logs, this::step);
+        } finally {
+            // a Pushgateway that nothing scrapes would only hold its port and its persistence file
+            if (prometheus.isEmpty()) {
+                pushgateway.ifPresent(ServiceProcess::close);
+            }
+        }
         if (prometheus.isEmpty()) {
             return Observed.NONE;
         }
+        pushgateway.ifPresent(this::track);
         track(prometheus.get());
         step("Prometheus ready");
-        return new Observed("http://localhost:" + port, pushgateway == null ? null : "localhost:" + pushgateway);
+        return new Observed("http://localhost:" + port, scraped == null ? null : "localhost:" + scraped);
     }
 
-    /** The Pushgateway's port once it is ready, or null when none is installed or it did not get ready. */
-    private Integer startPushgateway(Path prometheus, Path logs) throws IOException, InterruptedException {
+    /** The Pushgateway, ready; empty when none is installed or it did not get ready. */
+    private Optional<ServiceProcess> startPushgateway(Path prometheus, int port, Path logs)
+            throws IOException, InterruptedException {
         var binary = LocalPrometheus.pushgatewayBinary(System.getenv(), prometheus);
         if (binary.isEmpty()) {
             step("--observe: no Pushgateway is installed (set " + LocalPrometheus.PUSHGATEWAY_VARIABLE
                     + ", or install Debian's prometheus-pushgateway package); the jobs dashboard stays empty");
-            return null;
+            return Optional.empty();
         }
-        int port = freePort();
         step("starting the Pushgateway (" + binary.get() + ") on port " + port);
-        var pushgateway = LocalPrometheus.startPushgateway(binary.get(), dataDir, port, logs, this::step);
-        if (pushgateway.isEmpty()) {
-            return null;
-        }
-        track(pushgateway.get());
-        return port;
+        return LocalPrometheus.startPushgateway(binary.get(), dataDir, port, logs, this::step);
     }
 
     /**

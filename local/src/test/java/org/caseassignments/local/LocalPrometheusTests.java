@@ -82,6 +82,20 @@ class LocalPrometheusTests {
                 prometheus)).hasMessageContaining("PUSHGATEWAY=").hasMessageContaining("not an executable file");
     }
 
+    @Test
+    void shouldPointOnlyDebiansPushgatewayAtTheWebAssetsUnpackedBesideIt(@TempDir Path dir) throws IOException {
+        // Given Debian's package unpacked: its binary, its web page's files, and the project's own binary beside it
+        Path bin = Files.createDirectories(dir.resolve("usr/bin"));
+        Path assets = Files.createDirectories(dir.resolve("usr/share/prometheus/pushgateway"));
+        Path debian = executable(bin.resolve("prometheus-pushgateway"));
+        Path upstream = executable(bin.resolve("pushgateway"));
+
+        assertThat(LocalPrometheus.pushgatewayCommand(debian, dir, 19091)).contains("--web.local-assets=" + assets);
+        assertThat(LocalPrometheus.pushgatewayCommand(upstream, dir, 19091))
+                .noneMatch(argument -> argument.startsWith("--web.local-assets"))
+                .contains("--persistence.file=" + dir.resolve("metrics"));
+    }
+
     private static Path executable(Path file) throws IOException {
         Files.writeString(file, "#!/bin/sh\n");
         assertThat(file.toFile().setExecutable(true)).isTrue();
