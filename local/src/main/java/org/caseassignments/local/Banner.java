@@ -66,7 +66,9 @@ final class Banner {
                     + prometheus + "/graph)");
         }
         if (pushgateway != null) {
-            out.println(" Pushgateway  http://" + pushgateway + "   (what the backfill jobs push: the jobs dashboard, BackfillJobFailed)");
+            out.println(" Pushgateway  http://" + pushgateway + "   (what the backfill jobs push: the jobs dashboard, BackfillJobFailed;"
+                    + " kept in the data folder across restarts, so a failed job's alert fires until its group is deleted,"
+                    + " docs/operations.md#backfilljobfailed, or --fresh)");
         }
         out.println(" Backfill     source " + jobsFile + ", then ./backfill-cli --help"
                 + (pushgateway != null ? "   (the jobs push to the Pushgateway)" : ""));
