@@ -101,7 +101,7 @@ class RunbookCommandsTests {
 
         // Then
         assertThat(inline).extracting(RunbookCommands.Inline::text).containsExactly("select 1;",
-                "PGOPTIONS=-c LOG_FORMAT= psql \"$PGURL\"", "bash ./backfill-cli verify --snapshot x",
+                "PGCONNECT_TIMEOUT=5 PGAPPNAME=ops psql \"$PGURL\"", "bash ./backfill-cli verify --snapshot x",
                 "backfill assignments --resume", "WITH t AS (SELECT 1) SELECT * FROM t;", "SET lock_timeout = '1s';",
                 "VACUUM ANALYZE audit_records;", "BEGIN;", "COPY t TO STDOUT;", "GRANT SELECT ON t TO r;",
                 "REINDEX TABLE t;", "kafka-consumer-groups.sh --describe --group g");
