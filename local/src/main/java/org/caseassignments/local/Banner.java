@@ -17,14 +17,18 @@ final class Banner {
     private final boolean printTokens;
     private final String durabilityWarning;
     private final String prometheus;
+    private final String pushgateway;
+    private final Path jobsFile;
 
     /**
      * @param printTokens       print the tokens themselves too (they are long); otherwise only where they are
      * @param durabilityWarning what the database trades for speed, or null
      * @param prometheus        the address of the Prometheus of {@code --observe}, or null
+     * @param pushgateway       the host and port of the Pushgateway of {@code --observe}, or null
+     * @param jobsFile          the environment a backfill job needs to reach this stack
      */
     Banner(PrintStream out, String api, String projector, Path tokensFile, Map<String, String> tokens, Path dataDir,
-           boolean printTokens, String durabilityWarning, String prometheus) {
+           boolean printTokens, String durabilityWarning, String prometheus, String pushgateway, Path jobsFile) {
         this.out = out;
         this.api = api;
         this.projector = projector;
@@ -34,6 +38,8 @@ final class Banner {
         this.printTokens = printTokens;
         this.durabilityWarning = durabilityWarning;
         this.prometheus = prometheus;
+        this.pushgateway = pushgateway;
+        this.jobsFile = jobsFile;
     }
 
     void print(Duration startup) {
@@ -59,6 +65,13 @@ final class Banner {
             out.println(" Prometheus   " + prometheus + "/alerts   (the rules of ops/prometheus; the dashboards' queries in "
                     + prometheus + "/graph)");
         }
+        if (pushgateway != null) {
+            out.println(" Pushgateway  http://" + pushgateway + "   (what the backfill jobs push: the jobs dashboard, BackfillJobFailed;"
+                    + " kept in the data folder across restarts, so a failed job's alert fires until its group is deleted,"
+                    + " docs/operations.md#backfilljobfailed, or --fresh)");
+        }
+        out.println(" Backfill     source " + jobsFile + ", then ./backfill-cli --help"
+                + (pushgateway != null ? "   (the jobs push to the Pushgateway)" : ""));
         if (durabilityWarning != null) {
             out.println(" Durability   " + durabilityWarning + ".");
         }

@@ -18,12 +18,18 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * Prometheus beside the local stack ({@code ./run --observe}): the binary an operator installed (Debian's
  * {@code prometheus} package, or any other), scraping both services on their management ports every few seconds and
- * evaluating the shipped alerting rules, so the dashboards' queries and the alerts can be seen working.
+ * evaluating the shipped alerting rules, so the dashboards' queries and the alerts can be seen working; and, when one
+ * is installed too, a Pushgateway it scrapes, to which the backfill jobs push their meters, as in production.
  */
 final class LocalPrometheus {
 
     /** Names the binary; otherwise {@code prometheus} on the PATH. */
     static final String BINARY_VARIABLE = "PROMETHEUS";
+    /** Names the Pushgateway's binary; otherwise one beside Prometheus's, or on the PATH. */
+    static final String PUSHGATEWAY_VARIABLE = "PUSHGATEWAY";
+    /** Debian's name for the Pushgateway's binary (package {@code prometheus-pushgateway}), then the project's own. */
+    private static final String DEBIAN_PUSHGATEWAY = "prometheus-pushgateway";
+    private static final List<String> PUSHGATEWAY_NAMES = List.of(DEBIAN_PUSHGATEWAY, "pushgateway");
     /** Short, so that a one-minute rate has a dozen points, yet not so short that scraping costs a CI runner. */
     static final String SCRAPE_INTERVAL = "5s";
 
@@ -41,17 +47,37 @@ final class LocalPrometheus {
 
     /** The binary {@code PROMETHEUS} names (which must then be one), else {@code prometheus} on the PATH, else none. */
     static Optional<Path> binary(Map<String, String> environment) {
-        String configured = environment.get(BINARY_VARIABLE);
-        if (configured != null && !configured.isBlank()) {
-            Path path = Path.of(configured);
-            if (!Files.isExecutable(path)) {
-                throw new IllegalStateException(BINARY_VARIABLE + "=" + configured + " is not an executable file");
-            }
-            return Optional.of(path);
+        return configured(environment, BINARY_VARIABLE)
+                .or(() -> onPath(environment, List.of("prometheus")));
+    }
+
+    /**
+     * The Pushgateway's binary: the one {@code PUSHGATEWAY} names (which must then be one), else one in Prometheus's
+     * own folder (where Debian's packages put both), else one on the PATH, else none.
+     */
+    static Optional<Path> pushgatewayBinary(Map<String, String> environment, Path prometheus) {
+        return configured(environment, PUSHGATEWAY_VARIABLE)
+                .or(() -> PUSHGATEWAY_NAMES.stream().map(name -> prometheus.resolveSibling(name))
+                        .filter(Files::isExecutable).findFirst())
+                .or(() -> onPath(environment, PUSHGATEWAY_NAMES));
+    }
+
+    private static Optional<Path> configured(Map<String, String> environment, String variable) {
+        String configured = environment.get(variable);
+        if (configured == null || configured.isBlank()) {
+            return Optional.empty();
         }
-        return Stream.of(environment.getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(dir -> !dir.isBlank()).map(dir -> Path.of(dir, "prometheus")).filter(Files::isExecutable)
-                .findFirst();
+        Path path = Path.of(configured);
+        if (!Files.isExecutable(path)) {
+            throw new IllegalStateException(variable + "=" + configured + " is not an executable file");
+        }
+        return Optional.of(path);
+    }
+
+    private static Optional<Path> onPath(Map<String, String> environment, List<String> names) {
+        return names.stream().flatMap(name -> Stream.of(environment.getOrDefault("PATH", "").split(File.pathSeparator))
+                        .filter(dir -> !dir.isBlank()).map(dir -> Path.of(dir, name)))
+                .filter(Files::isExecutable).findFirst();
     }
 
     /**
@@ -60,36 +86,71 @@ final class LocalPrometheus {
      * stopped and said in one line to {@code step}: the stack goes on without it.
      *
      * @param targets the management port of each application, by the {@code application} label the alerts select
+     * @param pushgateway the port of the Pushgateway the jobs push to, scraped as the application {@code backfill};
+     *                    null when none runs
      * @return Prometheus, ready; empty when it did not get ready
      */
     static Optional<ServiceProcess> startReady(Path binary, Path root, Path dataDir, int port, Map<String, Integer> targets,
-            Path logDir, Consumer<String> step) throws IOException, InterruptedException {
+            Integer pushgateway, Path logDir, Consumer<String> step) throws IOException, InterruptedException {
         Path home = dataDir.resolve("prometheus").toAbsolutePath();
         Files.createDirectories(home);
         Path config = home.resolve("prometheus.yml");
-        Files.writeString(config, configuration(root.toAbsolutePath().normalize(), targets));
-        ChildProcess process = ChildProcess.start("prometheus", List.of(binary.toString(),
+        Files.writeString(config, configuration(root.toAbsolutePath().normalize(), targets, pushgateway));
+        return awaitOrGoOn("Prometheus", ChildProcess.start("prometheus", List.of(binary.toString(),
                 "--config.file=" + config, "--storage.tsdb.path=" + home.resolve("data"),
-                "--web.listen-address=localhost:" + port), Map.of(), logDir);
-        ServiceProcess prometheus = ServiceProcess.of("prometheus", process, URI.create("http://localhost:" + port + "/-/ready"));
+                "--web.listen-address=localhost:" + port), Map.of(), logDir), port, step);
+    }
+
+    /**
+     * Starts the Pushgateway on {@code port}, keeping what the jobs pushed in {@code dataDir/pushgateway} across
+     * restarts (as compose's does on its volume), and waits until it is ready; one that is not is stopped and said in
+     * one line to {@code step}, and the stack goes on without it.
+     *
+     * @return the Pushgateway, ready; empty when it did not get ready
+     */
+    static Optional<ServiceProcess> startPushgateway(Path binary, Path dataDir, int port, Path logDir, Consumer<String> step)
+            throws IOException, InterruptedException {
+        Path home = Files.createDirectories(dataDir.resolve("pushgateway").toAbsolutePath());
+        return awaitOrGoOn("the Pushgateway", ChildProcess.start("pushgateway", pushgatewayCommand(binary, home, port),
+                Map.of(), logDir), port, step);
+    }
+
+    /** The Pushgateway's command line, keeping its groups in {@code home/metrics}. */
+    static List<String> pushgatewayCommand(Path binary, Path home, int port) {
+        List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), "--web.listen-address=localhost:" + port,
+                "--persistence.file=" + home.resolve("metrics"), "--persistence.interval=5s"));
+        // Debian's binary looks for its web page's files in /usr/share; a package unpacked elsewhere has them beside it.
+        // The project's own pushgateway embeds them and knows no such flag.
+        Path assets = binary.toAbsolutePath().getParent().resolveSibling("share/prometheus/pushgateway");
+        if (binary.getFileName().toString().equals(DEBIAN_PUSHGATEWAY) && Files.isDirectory(assets)) {
+            command.add("--web.local-assets=" + assets);
+        }
+        return command;
+    }
+
+    /** Both answer {@code /-/ready} once they serve. */
+    private static Optional<ServiceProcess> awaitOrGoOn(String what, ChildProcess process, int port, Consumer<String> step)
+            throws InterruptedException {
+        ServiceProcess server = ServiceProcess.of(what, process, URI.create("http://localhost:" + port + "/-/ready"));
         try {
-            prometheus.awaitReady();
-            return Optional.of(prometheus);
+            server.awaitReady();
+            return Optional.of(server);
         } catch (IllegalStateException notReady) {
-            prometheus.close();
-            step.accept("--observe: " + notReady.getMessage() + "; going on without Prometheus");
+            server.close();
+            step.accept("--observe: " + notReady.getMessage() + "; going on without " + what);
             return Optional.empty();
         } catch (InterruptedException | RuntimeException e) {
-            prometheus.close();
+            server.close();
             throw e;
         }
     }
 
     /**
      * The configuration of {@code ops/prometheus/prometheus.yml} (compose's) for this machine: the same rules files,
-     * the same {@code application} labels, the targets on localhost, and the runbooks in this checkout.
+     * the same {@code application} labels, the targets on localhost, the Pushgateway (when one runs) scraped as
+     * compose's is, and the runbooks in this checkout.
      */
-    static String configuration(Path root, Map<String, Integer> targets) {
+    static String configuration(Path root, Map<String, Integer> targets, Integer pushgateway) {
         Map<String, Object> global = new LinkedHashMap<>();
         global.put("scrape_interval", SCRAPE_INTERVAL);
         global.put("evaluation_interval", SCRAPE_INTERVAL);
@@ -103,7 +164,18 @@ final class LocalPrometheus {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("global", global);
         config.put("rule_files", List.of(root.resolve("ops/prometheus").resolve("*.rules.yml").toString()));
-        config.put("scrape_configs", List.of(job));
+        List<Map<String, Object>> jobs = new java.util.ArrayList<>(List.of(job));
+        if (pushgateway != null) {
+            // the jobs' own labels (job, command, instance) stay as pushed: they are what the jobs dashboard and
+            // BackfillJobFailed group by
+            Map<String, Object> pushed = new LinkedHashMap<>();
+            pushed.put("job_name", "case-assignments-jobs");
+            pushed.put("honor_labels", true);
+            pushed.put("static_configs", List.of(Map.of("targets", List.of("localhost:" + pushgateway),
+                    "labels", Map.of("application", "backfill"))));
+            jobs.add(pushed);
+        }
+        config.put("scrape_configs", jobs);
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return new Yaml(options).dump(config);

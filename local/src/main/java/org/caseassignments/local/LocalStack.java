@@ -13,6 +13,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -60,8 +61,9 @@ public final class LocalStack implements Callable<Integer> {
     Integer projectorManagementPort;
 
     @Option(names = "--observe", description = "Also run Prometheus (PROMETHEUS, or prometheus on the PATH) on a free port, "
-            + "scraping both services with the alerting rules of ops/prometheus, to see the alerts evaluate; without it "
-            + "installed, say so and go on.")
+            + "scraping both services with the alerting rules of ops/prometheus, to see the alerts evaluate, and a "
+            + "Pushgateway (PUSHGATEWAY, or prometheus-pushgateway beside it or on the PATH) that the backfill jobs "
+            + "push to (source <data-dir>/jobs.env); without them installed, say so and go on.")
     boolean observe;
 
     @Option(names = "--postgres-port", defaultValue = "54329", description = "PostgreSQL port (default: ${DEFAULT-VALUE}).")
@@ -113,7 +115,8 @@ public final class LocalStack implements Callable<Integer> {
         step("projector ready");
         api.awaitReady();
         step("mutation API ready");
-        String prometheus = observe ? startPrometheus(logs) : null;
+        Observed observed = observe ? startPrometheus(logs) : Observed.NONE;
+        Path jobsFile = writeJobsEnvironment(database, kafka, observed.pushgateway());
 
         step("publishing the sample case");
         SampleCase.publish(kafka.bootstrapServers(), database);
@@ -124,7 +127,7 @@ public final class LocalStack implements Callable<Integer> {
         Files.writeString(tokensFile, exports);
 
         new Banner(out, "http://localhost:" + apiPort, "http://localhost:" + projectorPort, tokensFile, minted, dataDir,
-                printTokens, database.durabilityWarning(), prometheus)
+                printTokens, database.durabilityWarning(), observed.prometheus(), observed.pushgateway(), jobsFile)
                 .print(Duration.between(started, Instant.now()));
         out.println(READY_LINE);
         out.flush();
@@ -136,32 +139,87 @@ public final class LocalStack implements Callable<Integer> {
         return 0;
     }
 
+    /** The addresses of what {@code --observe} started, each null when it did not run. */
+    private record Observed(String prometheus, String pushgateway) {
+        static final Observed NONE = new Observed(null, null);
+    }
+
     /**
-     * Prometheus's address once it is ready, or null when none is installed or it did not get ready (either said
-     * plainly, and the stack goes on).
+     * Prometheus's address once it is ready, and the Pushgateway's it scrapes; each null when none is installed or it
+     * did not get ready (either said plainly, and the stack goes on).
      */
-    private String startPrometheus(Path logs) throws IOException, InterruptedException {
+    private Observed startPrometheus(Path logs) throws IOException, InterruptedException {
         var binary = LocalPrometheus.binary(System.getenv());
         if (binary.isEmpty()) {
             step("--observe: Prometheus is not installed (set " + LocalPrometheus.BINARY_VARIABLE
                     + " or put prometheus on the PATH, e.g. from Debian's prometheus package); going on without it");
-            return null;
+            return Observed.NONE;
         }
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
+        int pushgatewayPort = freePort();
+        Optional<ServiceProcess> pushgateway = startPushgateway(binary.get(), pushgatewayPort, logs);
+        Integer scraped = pushgateway.isPresent() ? pushgatewayPort : null;
+        int port = freePort();
+        Optional<ServiceProcess> prometheus = Optional.empty();
+        try {
+            step("starting Prometheus (" + binary.get() + ") on port " + port);
+            Map<String, Integer> targets = new LinkedHashMap<>();
+            targets.put("projector", projectorManagementPort());
+            targets.put("mutation-api", apiManagementPort());
+            prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, scraped, logs, this::step);
+        } finally {
+            // a Pushgateway that nothing scrapes would only hold its port and its persistence file
+            if (prometheus.isEmpty()) {
+                pushgateway.ifPresent(ServiceProcess::close);
+            }
         }
-        step("starting Prometheus (" + binary.get() + ") on port " + port);
-        Map<String, Integer> targets = new LinkedHashMap<>();
-        targets.put("projector", projectorManagementPort());
-        targets.put("mutation-api", apiManagementPort());
-        var prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, logs, this::step);
         if (prometheus.isEmpty()) {
-            return null;
+            return Observed.NONE;
         }
+        pushgateway.ifPresent(this::track);
         track(prometheus.get());
         step("Prometheus ready");
-        return "http://localhost:" + port;
+        return new Observed("http://localhost:" + port, scraped == null ? null : "localhost:" + scraped);
+    }
+
+    /** The Pushgateway, ready; empty when none is installed or it did not get ready. */
+    private Optional<ServiceProcess> startPushgateway(Path prometheus, int port, Path logs)
+            throws IOException, InterruptedException {
+        var binary = LocalPrometheus.pushgatewayBinary(System.getenv(), prometheus);
+        if (binary.isEmpty()) {
+            step("--observe: no Pushgateway is installed (set " + LocalPrometheus.PUSHGATEWAY_VARIABLE
+                    + ", or install Debian's prometheus-pushgateway package); the jobs dashboard stays empty");
+            return Optional.empty();
+        }
+        step("starting the Pushgateway (" + binary.get() + ") on port " + port);
+        return LocalPrometheus.startPushgateway(binary.get(), dataDir, port, logs, this::step);
+    }
+
+    /**
+     * {@code jobs.env} in the data folder: what a backfill job ({@code ./backfill-cli}) needs to reach this stack, and
+     * to push its meters to the Pushgateway when one runs.
+     */
+    private Path writeJobsEnvironment(LocalDatabase database, LocalKafka kafka, String pushgateway) throws IOException {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("DATABASE_URL", database.jdbcUrl());
+        env.put("DATABASE_USERNAME", database.username());
+        env.put("DATABASE_PASSWORD", database.password());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        if (pushgateway != null) {
+            env.put("BACKFILL_PUSHGATEWAY_ENABLED", "true");
+            env.put("BACKFILL_PUSHGATEWAY_ADDRESS", pushgateway);
+        }
+        StringBuilder exports = new StringBuilder();
+        env.forEach((name, value) -> exports.append("export ").append(name).append("='")
+                .append(value.replace("'", "'\\''")).append("'\n"));
+        Path file = dataDir.resolve("jobs.env");
+        Files.writeString(file, exports);
+        return file;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket free = new ServerSocket(0)) {
+            return free.getLocalPort();
+        }
     }
 
     private int projectorManagementPort() {

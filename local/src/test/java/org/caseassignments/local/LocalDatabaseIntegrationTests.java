@@ -43,7 +43,7 @@ class LocalDatabaseIntegrationTests {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         new Banner(new PrintStream(printed, true, StandardCharsets.UTF_8), "http://localhost:1", "http://localhost:2",
                 Path.of("tokens.env"), Map.of("GEORGIA_CASEWORKER_TOKEN", "token"), Path.of("data"), false,
-                durabilityWarning, null).print(Duration.ofSeconds(1));
+                durabilityWarning, null, null, Path.of("jobs.env")).print(Duration.ofSeconds(1));
         return printed.toString(StandardCharsets.UTF_8);
     }
 

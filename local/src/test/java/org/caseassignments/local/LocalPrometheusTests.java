@@ -27,8 +27,9 @@ class LocalPrometheusTests {
         Map<String, Integer> targets = new LinkedHashMap<>();
         targets.put("projector", 19081);
         targets.put("mutation-api", 19080);
-        Map<String, Object> config = new Yaml().load(LocalPrometheus.configuration(ROOT, targets));
+        Map<String, Object> config = new Yaml().load(LocalPrometheus.configuration(ROOT, targets, null));
 
+        assertThat((List<?>) config.get("scrape_configs")).as("without a Pushgateway, the services alone").hasSize(1);
         Map<String, Object> job = ((List<Map<String, Object>>) config.get("scrape_configs")).get(0);
         assertThat(job).containsEntry("metrics_path", "/actuator/prometheus");
         assertThat((List<Map<String, Object>>) job.get("static_configs")).containsExactly(
@@ -50,9 +51,62 @@ class LocalPrometheusTests {
 
     @Test
     @SuppressWarnings("unchecked")
+    void shouldScrapeThePushgatewayAsTheBackfillApplicationKeepingTheLabelsTheJobsPushed() {
+        Map<String, Object> config = new Yaml().load(LocalPrometheus.configuration(ROOT, Map.of("projector", 19081), 19091));
+
+        List<Map<String, Object>> jobs = (List<Map<String, Object>>) config.get("scrape_configs");
+        assertThat(jobs).hasSize(2);
+        assertThat(jobs.get(1)).as("as ops/prometheus/prometheus.yml scrapes compose's Pushgateway")
+                .containsEntry("honor_labels", true)
+                .containsEntry("static_configs", List.of(Map.of("targets", List.of("localhost:19091"),
+                        "labels", Map.of("application", "backfill"))));
+    }
+
+    @Test
+    void shouldFindThePushgatewayBesidePrometheusThenOnThePathAndRefuseAVariableThatNamesNoExecutable(@TempDir Path dir)
+            throws IOException {
+        // Given Debian's layout: both binaries in one folder, which is not on the PATH
+        Path debian = Files.createDirectories(dir.resolve("usr/bin"));
+        Path prometheus = executable(debian.resolve("prometheus"));
+        Path pushgateway = executable(debian.resolve("prometheus-pushgateway"));
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        Path onPath = executable(elsewhere.resolve("pushgateway"));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+
+        assertThat(LocalPrometheus.pushgatewayBinary(Map.of("PATH", elsewhere.toString()), prometheus)).contains(pushgateway);
+        assertThat(LocalPrometheus.pushgatewayBinary(Map.of("PATH", elsewhere.toString()), empty.resolve("prometheus")))
+                .contains(onPath);
+        assertThat(LocalPrometheus.pushgatewayBinary(Map.of("PATH", empty.toString()), empty.resolve("prometheus"))).isEmpty();
+        assertThat(LocalPrometheus.pushgatewayBinary(Map.of("PUSHGATEWAY", onPath.toString()), prometheus)).contains(onPath);
+        assertThatThrownBy(() -> LocalPrometheus.pushgatewayBinary(Map.of("PUSHGATEWAY", empty.resolve("x").toString()),
+                prometheus)).hasMessageContaining("PUSHGATEWAY=").hasMessageContaining("not an executable file");
+    }
+
+    @Test
+    void shouldPointOnlyDebiansPushgatewayAtTheWebAssetsUnpackedBesideIt(@TempDir Path dir) throws IOException {
+        // Given Debian's package unpacked: its binary, its web page's files, and the project's own binary beside it
+        Path bin = Files.createDirectories(dir.resolve("usr/bin"));
+        Path assets = Files.createDirectories(dir.resolve("usr/share/prometheus/pushgateway"));
+        Path debian = executable(bin.resolve("prometheus-pushgateway"));
+        Path upstream = executable(bin.resolve("pushgateway"));
+
+        assertThat(LocalPrometheus.pushgatewayCommand(debian, dir, 19091)).contains("--web.local-assets=" + assets);
+        assertThat(LocalPrometheus.pushgatewayCommand(upstream, dir, 19091))
+                .noneMatch(argument -> argument.startsWith("--web.local-assets"))
+                .contains("--persistence.file=" + dir.resolve("metrics"));
+    }
+
+    private static Path executable(Path file) throws IOException {
+        Files.writeString(file, "#!/bin/sh\n");
+        assertThat(file.toFile().setExecutable(true)).isTrue();
+        return file;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void shouldWriteACheckoutPathWithQuotesAndColonsIntoTheConfigurationAsItIs(@TempDir Path parent) throws IOException {
         Path root = Files.createDirectories(parent.resolve("it's a: checkout # here"));
-        Map<String, Object> config = new Yaml().load(LocalPrometheus.configuration(root, Map.of("projector", 19081)));
+        Map<String, Object> config = new Yaml().load(LocalPrometheus.configuration(root, Map.of("projector", 19081), null));
 
         assertThat((List<String>) config.get("rule_files")).containsExactly(root.resolve("ops/prometheus/*.rules.yml").toString());
         assertThat((Map<String, Object>) ((Map<String, Object>) config.get("global")).get("external_labels"))
@@ -72,7 +126,7 @@ class LocalPrometheusTests {
         }
 
         var started = LocalPrometheus.startReady(exits, ROOT, dir.resolve("data"), port, Map.of("projector", 19081),
-                dir.resolve("logs"), steps::add);
+                null, dir.resolve("logs"), steps::add);
 
         assertThat(started).isEmpty();
         assertThat(steps).singleElement().asString().startsWith("--observe: prometheus exited with code 1")

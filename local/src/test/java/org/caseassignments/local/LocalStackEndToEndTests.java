@@ -53,6 +53,8 @@ class LocalStackEndToEndTests {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
+    /** What the stack's jobs.env exports for a backfill job: the database, the broker, the Pushgateway (observe mode). */
+    private static final Map<String, String> JOBS = new ConcurrentHashMap<>();
     private static final StringBuilder OUTPUT = new StringBuilder();
 
     /** How long all the runbook commands together may run. */
@@ -100,14 +102,22 @@ class LocalStackEndToEndTests {
         if (!ready.await(5, TimeUnit.MINUTES)) {
             throw new AssertionError("The local stack never printed '" + LocalStack.READY_LINE + "'. Output:\n" + OUTPUT);
         }
-        // As the banner says: source the tokens file (the tokens themselves are printed only with --print-tokens).
-        for (String line : Files.readAllLines(ROOT.resolve("local/target/e2e-data/tokens.env"))) {
-            if (line.startsWith("export ")) {
-                String assignment = line.substring("export ".length());
-                int eq = assignment.indexOf('=');
-                TOKENS.put(assignment.substring(0, eq), assignment.substring(eq + 1));
+        // As the banner says: source the tokens file (the tokens themselves are printed only with --print-tokens),
+        // and for the jobs the jobs file.
+        TOKENS.putAll(exports(ROOT.resolve("local/target/e2e-data/tokens.env")));
+        JOBS.putAll(exports(ROOT.resolve("local/target/e2e-data/jobs.env")));
+    }
+
+    /** The variables of a file of {@code export NAME=value} lines, a value in single quotes or bare, as bash reads them. */
+    private static Map<String, String> exports(Path file) throws IOException {
+        Map<String, String> variables = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            Matcher export = Pattern.compile("export ([A-Z0-9_]+)=(?:'(.*)'|(.*))").matcher(line);
+            if (export.matches()) {
+                variables.put(export.group(1), export.group(2) != null ? export.group(2).replace("'\\''", "'") : export.group(3));
             }
         }
+        return variables;
     }
 
     @Test
@@ -199,22 +209,41 @@ class LocalStackEndToEndTests {
         Matcher banner = Pattern.compile(" Prometheus +(http://localhost:\\d+)/alerts").matcher(OUTPUT);
         assertThat(banner.find()).as("the banner says where Prometheus is:\n" + OUTPUT).isTrue();
         String prometheus = banner.group(1);
+        boolean pushgateway = pushgatewayInstalled();
+        if (!pushgateway) {
+            System.out.println("[WARNING] no Pushgateway is installed: the jobs dashboard's queries and the failed job's "
+                    + "alert were LEFT OUT of the observe-mode check. CI runs them; to run them here, install Debian's "
+                    + "prometheus-pushgateway beside prometheus or name it in PUSHGATEWAY.");
+        }
+        List<String> applications = pushgateway ? List.of("projector", "mutation-api", "backfill")
+                : List.of("projector", "mutation-api");
 
         // Given a little traffic: writes through the API (one created, one refused, one stale, one without If-Match,
         // one retried with its Idempotency-Key) and events through the projector
         driveTraffic();
+        // And two backfill jobs run as an operator runs them, pushing to the Pushgateway: a replay of the stack's
+        // events, which ends well, and a verify without its snapshot, which is bad usage
+        if (pushgateway) {
+            assertThat(runJob("replay", "--group", "e2e-replay-" + UUID.randomUUID())).as("the replay's exit code").isZero();
+            assertThat(runJob("verify")).as("verify's exit code without a snapshot").isEqualTo(64);
+        }
 
-        // And both services are scraped whole once they have served it (up == 1), not only before
+        // And every target is scraped whole once the services have served it (up == 1), not only before
         Instant served = Instant.now();
         Map<String, String> scrapes = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> scrapesSince(prometheus, served), scraped -> scraped.size() == 2);
-        assertThat(scrapes).as("each target's health and last error after the traffic")
-                .isEqualTo(Map.of("projector", "up ", "mutation-api", "up "));
+                .until(() -> scrapesSince(prometheus, served), scraped -> scraped.size() == applications.size());
+        Map<String, String> healthy = new TreeMap<>();
+        Map<String, String> upAll = new TreeMap<>();
+        applications.forEach(application -> {
+            healthy.put(application, "up ");
+            upAll.put(application, "1");
+        });
+        assertThat(scrapes).as("each target's health and last error after the traffic").isEqualTo(healthy);
         Map<String, String> up = new TreeMap<>();
         for (JsonNode series : prometheusApi(prometheus, "/api/v1/query?query=up").path("data").path("result")) {
             up.put(series.path("metric").path("application").asString(), series.path("value").path(1).asString());
         }
-        assertThat(up).isEqualTo(Map.of("projector", "1", "mutation-api", "1"));
+        assertThat(up).isEqualTo(upAll);
 
         // Then every shipped alert is loaded and evaluates without error
         Set<String> shipped = new TreeSet<>();
@@ -232,9 +261,22 @@ class LocalStackEndToEndTests {
             assertThat(health).allSatisfy((alert, state) -> assertThat(state).as(alert).isEqualTo("ok "));
         });
 
-        // And every query of the projector's and the API's dashboards returns data
+        // And the failed job's alert fires, its runbook link, as Prometheus renders it with the stack's runbook_base,
+        // leading to this checkout's runbooks and to a heading of them
+        if (pushgateway) {
+            JsonNode failed = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> firing(prometheus, "BackfillJobFailed", "verify"), alert -> !alert.isMissingNode());
+            assertThat(failed.path("annotations").path("summary").asString()).contains("backfill verify", "exit code 64");
+            String link = failed.path("annotations").path("runbook_url").asString();
+            assertThat(link).startsWith(ROOT.toUri().toString()).contains("#");
+            Path page = Path.of(URI.create(link.substring(0, link.indexOf('#'))));
+            assertThat(page).isEqualTo(ROOT.resolve("docs/operations.md"));
+            assertThat(OpsDefinitions.headingAnchors(page)).as("the headings of " + page).contains(URI.create(link).getFragment());
+        }
+
+        // And every query of the projector's, the API's and (with the Pushgateway) the jobs' dashboards returns data
         Map<String, String> queries = new LinkedHashMap<>();
-        for (String service : List.of("projector", "mutation-api")) {
+        for (String service : pushgateway ? List.of("projector", "mutation-api", "jobs") : List.of("projector", "mutation-api")) {
             OpsDefinitions.panelExpressions(OpsDefinitions.dashboard(service)).forEach((title, exprs) -> {
                 for (int i = 0; i < exprs.size(); i++) {
                     queries.put(service + " / " + title + " #" + (i + 1), asGrafanaSends(exprs.get(i)));
@@ -254,6 +296,20 @@ class LocalStackEndToEndTests {
             }
             assertThat(empty).as("panel queries that return no data").isEmpty();
         });
+    }
+
+    /**
+     * Whether a Pushgateway is installed beside the installed Prometheus: then the stack must have started it (and
+     * written its address to jobs.env), and a stack that went on without it fails the test; only a missing binary
+     * leaves the jobs' part out.
+     */
+    private static boolean pushgatewayInstalled() {
+        boolean installed = LocalPrometheus.binary(System.getenv())
+                .flatMap(prometheus -> LocalPrometheus.pushgatewayBinary(System.getenv(), prometheus)).isPresent();
+        assertThat(!installed || JOBS.containsKey("BACKFILL_PUSHGATEWAY_ADDRESS"))
+                .as("a Pushgateway is installed, yet the stack went on without it (no BACKFILL_PUSHGATEWAY_ADDRESS in "
+                        + "jobs.env: " + JOBS.keySet() + "). Output:\n" + OUTPUT).isTrue();
+        return installed;
     }
 
     /**
@@ -304,6 +360,55 @@ class LocalStackEndToEndTests {
                 .until(() -> send("GET", "/cases/" + caseId + "/assignment", supervisorOfTheCase, null, null).statusCode() == 200);
     }
 
+    /**
+     * Runs a backfill job as an operator runs it from the repository, with the stack's jobs.env and nothing else of this
+     * JVM's environment, and answers its exit code.
+     */
+    private static int runJob(String... arguments) throws IOException, InterruptedException {
+        Path output = Files.createTempFile("backfill-job", ".out");
+        List<String> command = new java.util.ArrayList<>(List.of("bash", "./backfill-cli"));
+        command.addAll(List.of(arguments));
+        ProcessBuilder job = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        job.environment().clear();
+        job.environment().putAll(inherited());
+        job.environment().putAll(JOBS);
+        Process process = job.start();
+        if (!process.waitFor(3, TimeUnit.MINUTES)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("backfill " + String.join(" ", arguments) + " still ran after 3 minutes:\n"
+                    + Files.readString(output));
+        }
+        System.out.println("backfill " + String.join(" ", arguments) + " exited " + process.exitValue() + ":\n"
+                + Files.readString(output));
+        Files.delete(output);
+        return process.exitValue();
+    }
+
+    /** PATH, HOME and JAVA_HOME of this JVM's environment, as far as it has them. */
+    private static Map<String, String> inherited() {
+        Map<String, String> env = new java.util.HashMap<>();
+        for (String inherited : List.of("PATH", "HOME", "JAVA_HOME")) {
+            if (System.getenv(inherited) != null) {
+                env.put(inherited, System.getenv(inherited));
+            }
+        }
+        return env;
+    }
+
+    /** The firing alert of that name for that job's command, or a missing node. */
+    private static JsonNode firing(String prometheus, String alertname, String command) throws IOException, InterruptedException {
+        for (JsonNode alert : prometheusApi(prometheus, "/api/v1/alerts").path("data").path("alerts")) {
+            if (alert.path("labels").path("alertname").asString().equals(alertname)
+                    && alert.path("labels").path("command").asString().equals(command)
+                    && alert.path("state").asString().equals("firing")) {
+                return alert;
+            }
+        }
+        return tools.jackson.databind.node.MissingNode.getInstance();
+    }
+
     /** The health and last error of each target Prometheus has scraped since {@code since}, by application. */
     private static Map<String, String> scrapesSince(String prometheus, Instant since) throws IOException, InterruptedException {
         Map<String, String> scraped = new TreeMap<>();
@@ -338,10 +443,16 @@ class LocalStackEndToEndTests {
                 "KAFKA_BOOTSTRAP_SERVERS", "localhost:" + kafkaPort,
                 "PROJECTOR", "localhost:" + projectorManagementPort, "API", "localhost:" + apiManagementPort,
                 "LOG_FORMAT", ""));
-        for (String inherited : List.of("PATH", "HOME", "JAVA_HOME")) {
-            if (System.getenv(inherited) != null) {
-                env.put(inherited, System.getenv(inherited));
-            }
+        env.putAll(inherited());
+        String pushgateway = pushgatewayInstalled() ? JOBS.get("BACKFILL_PUSHGATEWAY_ADDRESS") : null;
+        if (pushgateway != null) {
+            env.put("BACKFILL_PUSHGATEWAY_ADDRESS", pushgateway);
+            // the group BackfillJobFailed's runbook deletes, so that its check finds it gone only if the delete hit it
+            HttpResponse<String> pushed = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + pushgateway
+                    + "/metrics/job/case-assignments-backfill/command/assignments/instance/ops-1.example.org"))
+                    .PUT(HttpRequest.BodyPublishers.ofString("runbook_group_to_delete 1\n")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(pushed.statusCode()).as(pushed.body()).isIn(200, 202);
         }
         List<RunbookCommands.Command> commands = RunbookCommands.of(ROOT.resolve("docs/operations.md"));
         String prelude = "set -euo pipefail\n" + RunbookCommands.prelude(commands);
@@ -351,6 +462,9 @@ class LocalStackEndToEndTests {
         boolean toolMissing = false;
         for (RunbookCommands.Command command : commands) {
             String leftOut = command.leftOut() != null ? command.leftOut() : command.missingTools();
+            if (leftOut == null && pushgateway == null && command.script().contains("$BACKFILL_PUSHGATEWAY_ADDRESS")) {
+                leftOut = "needs the Pushgateway, which this stack runs without";
+            }
             if (leftOut != null) {
                 toolMissing |= command.leftOut() == null;
                 System.out.println("LEFT OUT docs/operations.md:" + command.line() + ": " + leftOut);

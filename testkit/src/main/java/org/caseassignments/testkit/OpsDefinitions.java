@@ -94,6 +94,29 @@ public final class OpsDefinitions {
         return names;
     }
 
+    /**
+     * The anchors GitHub gives a Markdown page's headings, which a link's {@code #fragment} names: lower case, spaces to
+     * hyphens, other punctuation dropped, and {@code -1}, {@code -2} … after a heading's repeats. Lines in fenced
+     * blocks are not headings.
+     */
+    public static Set<String> headingAnchors(Path markdown) {
+        Set<String> anchors = new LinkedHashSet<>();
+        boolean fenced = false;
+        for (String line : read(markdown).split("\n")) {
+            if (line.strip().startsWith("```")) {
+                fenced = !fenced;
+            } else if (!fenced && line.matches("#{1,6} .*")) {
+                String anchor = line.replaceFirst("^#+\\s*", "").strip().toLowerCase(java.util.Locale.ROOT)
+                        .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-');
+                String unique = anchor;
+                for (int repeat = 1; !anchors.add(unique); repeat++) {
+                    unique = anchor + "-" + repeat;
+                }
+            }
+        }
+        return anchors;
+    }
+
     /** The metric names of a Prometheus text exposition ({@code /actuator/prometheus}): every sample's name. */
     public static Set<String> exposed(String scrape) {
         Set<String> names = new LinkedHashSet<>();

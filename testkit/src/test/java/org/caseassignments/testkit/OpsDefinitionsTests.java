@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shape of what ships under {@code ops/}: the rules files are Prometheus alerting rules whose
@@ -41,7 +42,7 @@ class OpsDefinitionsTests {
 
     @Test
     void shouldGiveEveryAlertAReadableExpressionASeverityASummaryAndARunbookThatExists() throws IOException {
-        Set<String> anchors = anchors(OpsDefinitions.root().resolveSibling("docs/operations.md"));
+        Set<String> anchors = OpsDefinitions.headingAnchors(OpsDefinitions.root().resolveSibling("docs/operations.md"));
         List<String> problems = new ArrayList<>();
         Set<String> alerts = new HashSet<>();
         for (String service : List.of("projector", "mutation-api", "jobs")) {
@@ -111,16 +112,22 @@ class OpsDefinitionsTests {
         assertThat(problems).isEmpty();
     }
 
-    /** GitHub's anchors of a Markdown file's headings: lower case, spaces to hyphens, other punctuation dropped. */
-    private static Set<String> anchors(Path markdown) throws IOException {
-        Set<String> anchors = new HashSet<>();
-        for (String line : Files.readAllLines(markdown)) {
-            if (line.startsWith("#")) {
-                anchors.add(line.replaceFirst("^#+\\s*", "").trim().toLowerCase()
-                        .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
-            }
-        }
-        return anchors;
+    @Test
+    void shouldAnchorHeadingsAsGitHubDoesNumberingRepeatsAndSkippingFencedBlocks(@TempDir Path dir) throws IOException {
+        Path page = dir.resolve("page.md");
+        Files.writeString(page, """
+                # Operations: dashboards, alerts
+                ### ProjectorDown
+                **Confirm**: not a heading
+                ```bash
+                # a comment in a block
+                ```
+                ### Placements outside the gate
+                ### ProjectorDown
+                """);
+
+        assertThat(OpsDefinitions.headingAnchors(page)).containsExactly("operations-dashboards-alerts", "projectordown",
+                "placements-outside-the-gate", "projectordown-1");
     }
 
     private static List<String> names(Path dir, String suffix) throws IOException {
