@@ -144,6 +144,7 @@ public class RebuildCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (RebuildClaim claim = RebuildClaim.take(jdbc.getDataSource())) {
+            tables.noteTables();
             if (undo || dropPrevious) {
                 return undo ? undo(out, err) : dropPrevious(out, err);
             }
@@ -164,14 +165,36 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.COULD_NOT_START;
         } catch (KafkaException | DataAccessException | TransactionException | IllegalStateException
                  | SnapshotSourceException e) {
-            err.println("backfill rebuild: stopped: " + e.getMessage()
-                    + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "")
-                    + "; the live projection is unchanged, run the rebuild again");
-            return ExitCodes.failure(e);
+            return stopped(err, e);
         } finally {
             out.flush();
             err.flush();
         }
+    }
+
+    /**
+     * A run stopped by a failure says what the projection is then, read again on a new session: a transaction whose
+     * session ended may have committed first. A swap or undo that did is the run's work done (exit 0).
+     */
+    private int stopped(PrintWriter err, RuntimeException e) {
+        String failure = e.getMessage()
+                + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "");
+        ShadowTables.Projection projection;
+        try {
+            projection = tables.projection();
+        } catch (DataAccessException | TransactionException unknown) {
+            err.println("backfill rebuild: stopped: " + failure + "; whether the projection changed could not be read ("
+                    + unknown.getMessage() + "): see which table case_assignments is (its comment says whether a "
+                    + "rebuild replaced it) before running the rebuild again");
+            return ExitCodes.failure(e);
+        }
+        if (projection == ShadowTables.Projection.SWAPPED || projection == ShadowTables.Projection.UNDONE) {
+            err.println("backfill rebuild: " + projection.said() + "; then it failed: " + failure);
+            return ExitCodes.SUCCESS;
+        }
+        err.println("backfill rebuild: stopped: " + failure + "; " + projection.said()
+                + (projection == ShadowTables.Projection.UNCHANGED ? ", run the rebuild again" : ""));
+        return ExitCodes.failure(e);
     }
 
     private int build(PrintWriter out, PrintWriter err) {
@@ -292,17 +315,28 @@ public class RebuildCommand implements Callable<Integer> {
                                 + "--drop-previous (it is not put back again: a new rebuild is the redo)%n", carried,
                         Duration.ofNanos(System.nanoTime() - start).toMillis(), ShadowTables.PREVIOUS);
                 return ExitCodes.SUCCESS;
-            } catch (Deadline.Passed | DataAccessException e) {
+            } catch (Deadline.Passed | DataAccessException | TransactionException e) {
+                String ended = SwapUnderLock.sessionEnded(e);
+                if (ended != null && tables.projection() == ShadowTables.Projection.UNDONE) {
+                    out.println("backfill rebuild --undo: the database ended the undo's session (" + ended + ") after "
+                            + "its commit reached it; " + ShadowTables.Projection.UNDONE.said() + "; the rebuilt one is "
+                            + "kept as " + ShadowTables.PREVIOUS + ", to be dropped with --drop-previous");
+                    return ExitCodes.SUCCESS;
+                }
                 boolean gaveWay = e instanceof Deadline.Passed || SwapUnderLock.sqlState(e, SwapUnderLock.QUERY_CANCELED);
-                if (!gaveWay && !SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE)
+                if (!gaveWay && ended == null && !SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE)
                         || attempt >= properties.swapAttempts()) {
                     throw gaveWay ? new IllegalStateException("the undo's pass under the lock did not fit in --swap-within "
                             + swapWithin().toMillis() + " ms in " + attempt + " attempts: raise --swap-within", e)
+                            : ended != null ? new IllegalStateException("the database ended the undo's session in its last "
+                            + "attempt of " + properties.swapAttempts() + " (" + ended + ")", e)
                             : (RuntimeException) e;
                 }
                 err.printf(Locale.ROOT, "backfill rebuild --undo: %s (attempt %d of %d); carrying forward again and "
-                                + "trying again%n", gaveWay ? "the pass under the lock did not fit in " + swapWithin().toMillis()
-                                + " ms; gave way" : "the lock was not granted within " + timeout.toMillis() + " ms",
+                                + "trying again%n", ended != null ? "the database ended the undo's session (" + ended
+                                + "); the live projection is unchanged" : gaveWay ? "the pass under the lock did not fit in "
+                                + swapWithin().toMillis() + " ms; gave way" : "the lock was not granted within "
+                                + timeout.toMillis() + " ms",
                         attempt, properties.swapAttempts());
             }
         }
