@@ -14,12 +14,28 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 @ApiIntegrationTest
 class MutationApiApplicationIntegrationTests {
 
-    static final TestDatabase DB = TestDatabase.empty();
+    static final TestDatabase DB = readOnlyByDefault(TestDatabase.empty());
+
+    /**
+     * The pool's server options lift the database's read-only default, so the migrations at startup succeed only if
+     * their connection carries the pool's connection properties.
+     */
+    @DynamicPropertySource
+    static void poolOptions(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.hikari.data-source-properties.options", () -> "-c default_transaction_read_only=off");
+    }
+
+    private static TestDatabase readOnlyByDefault(TestDatabase db) {
+        db.jdbc().execute("ALTER DATABASE " + db.name() + " SET default_transaction_read_only = on");
+        return db;
+    }
 
     @LocalServerPort
     int port;
@@ -35,7 +51,7 @@ class MutationApiApplicationIntegrationTests {
     }
 
     @Test
-    void shouldStartMigrateTheDatabaseAndReportHealthy() {
+    void shouldStartMigrateTheDatabaseWithThePoolsConnectionPropertiesAndReportHealthy() {
         // read as the owner: the API's own role has no business in the migration history
         assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
                 .isPositive();
