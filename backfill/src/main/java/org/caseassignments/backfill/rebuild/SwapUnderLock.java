@@ -158,13 +158,23 @@ final class SwapUnderLock {
      * commit reached the database first is read afterwards, on a new session ({@link ShadowTables#projection()}).
      */
     static String sessionEnded(Throwable failure) {
+        String state = endedState(failure);
+        if (state == null && failure instanceof TransactionSystemException rollback) {
+            // The rollback's failure replaced the statement's, which says why the session ended.
+            state = endedState(rollback.getApplicationException());
+            return state != null ? state : rollback.getMessage();
+        }
+        return state;
+    }
+
+    private static String endedState(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
             if (e instanceof SQLException sql && sql.getSQLState() != null
                     && (SESSION_ENDED.contains(sql.getSQLState()) || sql.getSQLState().startsWith("08"))) {
                 return "SQLSTATE " + sql.getSQLState() + ": " + sql.getMessage().lines().findFirst().orElse("");
             }
         }
-        return failure instanceof TransactionSystemException ? failure.getMessage() : null;
+        return null;
     }
 
     static boolean sqlState(Exception e, String state) {

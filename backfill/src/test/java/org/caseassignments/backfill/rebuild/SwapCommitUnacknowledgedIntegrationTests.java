@@ -98,28 +98,35 @@ class SwapCommitUnacknowledgedIntegrationTests {
         }
     }
 
-    /** A write committed on {@code probe} waits for the standby: the server's setting is in force; then let go of. */
+    /**
+     * A write committed on {@code probe} waits for the standby: the server's setting is in force (the reload reaches
+     * the server's processes a moment after it is asked for; a write done without waiting is tried again); then let go.
+     */
     private void awaitACommitWaitingForTheStandby(Connection probe) throws Exception {
         int pid;
-        try (Statement statement = probe.createStatement()) {
-            statement.execute("SET synchronous_commit = on");
-            try (var rs = statement.executeQuery("SELECT pg_backend_pid()")) {
-                rs.next();
-                pid = rs.getInt(1);
-            }
+        try (Statement statement = probe.createStatement(); var rs = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            pid = rs.getInt(1);
         }
-        probe.setAutoCommit(true);
-        CompletableFuture<Void> write = CompletableFuture.runAsync(() -> {
-            try (Statement statement = probe.createStatement()) {
-                statement.execute("CREATE TEMPORARY TABLE probe_of_the_standby (x int)");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            String table = "probe_of_the_standby_" + attempt;
+            CompletableFuture<Void> write = CompletableFuture.runAsync(() -> {
+                try (Statement statement = probe.createStatement()) {
+                    statement.execute("SET synchronous_commit = on; CREATE TEMPORARY TABLE " + table + " (x int)");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Awaitility.await("the probe's write to end or to wait for the standby").atMost(Duration.ofSeconds(60))
+                    .until(() -> write.isDone() || "SyncRep".equals(waitEvent(pid)));
+            if (!write.isDone()) {
+                jdbc.queryForObject("SELECT pg_cancel_backend(?)", Boolean.class, pid);
+                write.get(30, TimeUnit.SECONDS);
+                return;
             }
-        });
-        Awaitility.await("a commit to wait for the standby").atMost(Duration.ofSeconds(60))
-                .until(() -> "SyncRep".equals(waitEvent(pid)));
-        jdbc.queryForObject("SELECT pg_cancel_backend(?)", Boolean.class, pid);
-        write.get(30, TimeUnit.SECONDS);
+            write.get();
+        }
+        throw new IllegalStateException("no commit waited for the standby in 1000 writes");
     }
 
     private String waitEvent(int pid) {
