@@ -25,11 +25,15 @@ class MutationApiApplicationIntegrationTests {
 
     /**
      * The pool's server options lift the database's read-only default, so the migrations at startup succeed only if
-     * their connection carries the pool's connection properties.
+     * their connection carries the pool's connection properties; and they end a session idle in a transaction after
+     * 1 s, while a migration of the test's own runs 3 s and the migration lock's transaction waits idle for it on
+     * another connection: the start succeeds only if the migrations lift that limit.
      */
     @DynamicPropertySource
     static void poolOptions(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.hikari.data-source-properties.options", () -> "-c default_transaction_read_only=off");
+        registry.add("spring.datasource.hikari.data-source-properties.options",
+                () -> "-c default_transaction_read_only=off -c idle_in_transaction_session_timeout=1s");
+        registry.add("spring.flyway.locations", () -> "classpath:db/migration,classpath:db/slow-migration");
     }
 
     private static TestDatabase readOnlyByDefault(TestDatabase db) {
@@ -55,6 +59,9 @@ class MutationApiApplicationIntegrationTests {
         // read as the owner: the API's own role has no business in the migration history
         assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
                 .isPositive();
+        assertThat(DB.jdbc().queryForObject(
+                "SELECT success FROM flyway_schema_history WHERE description = 'Outlast the idle in transaction timeout'",
+                Boolean.class)).as("the migration longer than the idle-in-transaction limit").isTrue();
 
         Reply readiness = api.get("/readyz", null);
         Reply liveness = api.get("/livez", null);

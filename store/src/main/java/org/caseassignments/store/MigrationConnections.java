@@ -13,7 +13,10 @@ import org.springframework.jdbc.datasource.AbstractDriverBasedDataSource;
  * and those credentials alone, which drops everything {@code spring.datasource.hikari.data-source-properties} sets
  * (TLS, {@code socketTimeout}, {@code tcpKeepAlive}, the server {@code options}: keepalives, the idle-in-transaction
  * limit). This gives them back to it, so a migration connects as every other session of the deployable does. Not the
- * pool's init SQL: migrations run as the schema's owner, without the API's {@code SET ROLE}. Decision 52.
+ * pool's init SQL: migrations run as the schema's owner, without the API's {@code SET ROLE}. Two limits are lifted,
+ * since a migration may rightly run for many minutes: the migration lock's transaction waits idle on one connection
+ * while a migration runs on another, so {@code idle_in_transaction_session_timeout} is 0, and no statement of a
+ * migration is cut off by {@code socketTimeout} (0). Decision 52.
  */
 public final class MigrationConnections {
 
@@ -33,6 +36,10 @@ public final class MigrationConnections {
             if (driver.getConnectionProperties() != null) {
                 properties.putAll(driver.getConnectionProperties());
             }
+            properties.setProperty("socketTimeout", "0");
+            String options = properties.getProperty("options");
+            properties.setProperty("options", (options == null || options.isBlank() ? "" : options + " ")
+                    + "-c idle_in_transaction_session_timeout=0");
             driver.setConnectionProperties(properties);
         }
     }
