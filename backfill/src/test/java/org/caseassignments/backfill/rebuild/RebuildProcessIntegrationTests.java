@@ -122,7 +122,8 @@ class RebuildProcessIntegrationTests {
             assertThat(rebuild.awaitExit(Duration.ofSeconds(180))).as(rebuild.output()).isEqualTo(ExitCodes.SUCCESS);
             assertThat(rebuild.output()).contains("the database ended the swap's session (SQLSTATE ")
                     .contains("the live projection is unchanged; gave way (attempt 1 of 20)")
-                    .containsPattern("lock attempts\\s+2\\n");
+                    // at least the lost one and the one that swapped: a loaded machine may give way more often
+                    .containsPattern("lock attempts\\s+([2-9]|[1-9]\\d+)\\n");
             assertThat(jdbc.queryForObject("SELECT 'case_assignments'::regclass::oid::bigint", Long.class))
                     .isEqualTo(shadowTable);
             assertThat(jdbc.queryForObject("SELECT 'case_assignments_previous'::regclass::oid::bigint", Long.class))
