@@ -49,6 +49,8 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
 
+    private static final String DEADLOCK = "40P01";
+
     private final MeterRegistry meters;
 
     ErrorHandling(MeterRegistry meters) {
@@ -96,13 +98,21 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
 
     /**
      * 503 {@code DATABASE_BUSY} with {@code Retry-After}: the database refused for its own state, not the request's.
-     * One warning with the SQLSTATE and the server's first line (never the statement), one count per SQLSTATE.
+     * One warning with the SQLSTATE and the server's first line (never the statement; an error for a deadlock, a
+     * lock-order defect), one count per SQLSTATE.
      */
     private ResponseEntity<Object> databaseBusy(DatabaseBusy busy, Exception e, HttpServletRequest request) {
         SQLException sql = causedBy(e, SQLException.class);
-        log.warn("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
-                request.getRequestURI(), busy.reason(), sql == null ? e.getClass().getSimpleName()
-                        : String.valueOf(sql.getMessage()).lines().findFirst().orElse(""));
+        String cause = sql == null ? e.getClass().getSimpleName()
+                : String.valueOf(sql.getMessage()).lines().findFirst().orElse("");
+        // A deadlock is still a lock-order defect to fix, though the caller may retry it
+        if (DEADLOCK.equals(busy.reason())) {
+            log.error("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
+                    request.getRequestURI(), busy.reason(), cause);
+        } else {
+            log.warn("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
+                    request.getRequestURI(), busy.reason(), cause);
+        }
         meters.counter("api.database.busy", "sqlstate", busy.reason()).increment();
         return problem(busy, request);
     }
