@@ -146,14 +146,14 @@ public class RebuildCommand implements Callable<Integer> {
         try (RebuildClaim claim = RebuildClaim.take(jdbc.getDataSource())) {
             tables.noteTables();
             if (undo || dropPrevious) {
-                return undo ? undo(out, err) : dropPrevious(out, err);
+                return undo ? undo(out, err, claim) : dropPrevious(out, err);
             }
             if (!dryRun && tables.exists(ShadowTables.PREVIOUS)) {
                 err.println("backfill rebuild: an earlier swap's projection is still kept as " + ShadowTables.PREVIOUS
                         + ": put it back with --undo or drop it with --drop-previous first");
                 return ExitCodes.COULD_NOT_START;
             }
-            return build(out, err);
+            return build(out, err, claim);
         } catch (RebuildClaim.Held e) {
             err.println("backfill rebuild: refused — another rebuild is running: " + e.getMessage() + ". One rebuild, "
                     + "undo or --drop-previous runs at a time, and this one never touches the other's shadow: wait for it "
@@ -197,7 +197,7 @@ public class RebuildCommand implements Callable<Integer> {
         return ExitCodes.failure(e);
     }
 
-    private int build(PrintWriter out, PrintWriter err) {
+    private int build(PrintWriter out, PrintWriter err, RebuildClaim claim) {
         List<String> eventTopics = topics != null ? topics : properties.topics();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -223,7 +223,7 @@ public class RebuildCommand implements Callable<Integer> {
             }
             tables.createShadow(properties.swapLockTimeout());
             try {
-                return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested);
+                return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested, claim);
             } finally {
                 dropShadowOfThisRun(err);
             }
@@ -247,7 +247,7 @@ public class RebuildCommand implements Callable<Integer> {
     }
 
     private int buildAndSwap(PrintWriter out, PrintWriter err, List<String> eventTopics, ShadowBuild shadow,
-                             AssignmentWriter shadowWriter, ShadowTransactions nested) {
+                             AssignmentWriter shadowWriter, ShadowTransactions nested, RebuildClaim claim) {
         long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
         Progress bar = progress.start(err, "events");
         shadow.catchUpWithin(swapWithin(), bar);
@@ -270,7 +270,8 @@ public class RebuildCommand implements Callable<Integer> {
         }
         Duration lockTimeout = swapLockTimeout(err);
         SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
-                properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
+                properties.swapAttempts(), allowMissingCases, allowLower, claim::requireHeld).run(shadow, err, horizon,
+                before);
         if (swap.refused() != null) {
             refusal(out, report, swap.refused());
             return ExitCodes.FINISHED_WITH_REJECTS;
@@ -293,7 +294,7 @@ public class RebuildCommand implements Callable<Integer> {
         return cut.isEmpty() ? null : String.join(", ", cut);
     }
 
-    private int undo(PrintWriter out, PrintWriter err) {
+    private int undo(PrintWriter out, PrintWriter err, RebuildClaim claim) {
         if (!tables.exists(ShadowTables.PREVIOUS)) {
             err.println("backfill rebuild --undo: there is no " + ShadowTables.PREVIOUS + " to put back (dropped, or never swapped)");
             return ExitCodes.COULD_NOT_START;
@@ -331,6 +332,9 @@ public class RebuildCommand implements Callable<Integer> {
                             : ended != null ? new IllegalStateException("the database ended the undo's session in its last "
                             + "attempt of " + properties.swapAttempts() + " (" + ended + ")", e)
                             : (RuntimeException) e;
+                }
+                if (ended != null) {
+                    claim.requireHeld();
                 }
                 err.printf(Locale.ROOT, "backfill rebuild --undo: %s (attempt %d of %d); carrying forward again and "
                                 + "trying again%n", ended != null ? "the database ended the undo's session (" + ended

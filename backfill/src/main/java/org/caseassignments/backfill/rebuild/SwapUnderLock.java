@@ -37,17 +37,20 @@ final class SwapUnderLock {
     private final Duration lockTimeout;
     private final Duration within;
     private final int attempts;
+    private final Runnable stillClaimed;
     private final boolean allowMissingCases;
     private final boolean allowLower;
 
     SwapUnderLock(ShadowTables tables, ShadowTransactions shadowWrites, PlatformTransactionManager transactions,
-                  Duration lockTimeout, Duration within, int attempts, boolean allowMissingCases, boolean allowLower) {
+                  Duration lockTimeout, Duration within, int attempts, boolean allowMissingCases, boolean allowLower,
+                  Runnable stillClaimed) {
         this.tables = tables;
         this.shadowWrites = shadowWrites;
         this.swap = new TransactionTemplate(transactions);
         this.lockTimeout = lockTimeout;
         this.within = within;
         this.attempts = attempts;
+        this.stillClaimed = stillClaimed;
         this.allowMissingCases = allowMissingCases;
         this.allowLower = allowLower;
     }
@@ -135,6 +138,7 @@ final class SwapUnderLock {
                             : (RuntimeException) e;
                 }
                 if (ended != null) {
+                    stillClaimed.run();
                     err.printf(Locale.ROOT, "backfill rebuild: the database ended the swap's session (%s); %s; gave way "
                             + "(attempt %d of %d), catching up and trying again on a new session%n", ended,
                             ShadowTables.Projection.UNCHANGED.said(), attempt, attempts);

@@ -332,6 +332,43 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldStopAndNotUndoAgainWhenTheDatabaseEndsTheUndosClaimWithItsSessionUnderTheLock() throws Exception {
+        // Given a swap that lowered an inflated row, and the undo granted the projection's lock and then held up under
+        // it by a transaction holding the previous table
+        UUID inflated = UUID.randomUUID();
+        publish(history(inflated, 1, "georgia"));
+        Rows.assignment(inflated).worker("inflated").revision(30).jurisdiction("georgia").insert(jdbc);
+        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower").exit())
+                .isEqualTo(ExitCodes.SUCCESS);
+        long rebuilt = oid("case_assignments");
+        long previous = oid("case_assignments_previous");
+        try (Connection holder = connection()) {
+            HeldLocks.share(holder, "case_assignments_previous");
+            CompletableFuture<Cli.Run> undo = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--undo",
+                    "--swap-within", "60s", "--swap-lock-timeout", "60s"));
+
+            // When the database ends every session of the run — the one under the lock and the one holding the
+            // rebuild's claim (a restart, or an operator ending the run's sessions) — and the transaction then ends
+            int underTheLock = HeldLocks.projectionLock(jdbc, true, true);
+            String run = jdbc.queryForObject("SELECT application_name FROM pg_stat_activity WHERE pid = ?", String.class,
+                    underTheLock);
+            assertThat(jdbc.queryForObject("""
+                    SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                                           WHERE application_name = ? AND pid <> pg_backend_pid()) ended
+                    """, Integer.class, run)).isGreaterThanOrEqualTo(2);
+            holder.commit();
+            Cli.Run stopped = undo.get(60, TimeUnit.SECONDS);
+
+            // Then the undo does not try again without its claim (another run may hold it by now): it stops, and the
+            // tables are as they were
+            assertThat(stopped.exit()).as(stopped.toString()).isNotEqualTo(ExitCodes.SUCCESS);
+            assertThat(stopped.err()).contains("the rebuild's claim was lost with its session");
+            assertThat(oid("case_assignments")).isEqualTo(rebuilt);
+            assertThat(oid("case_assignments_previous")).isEqualTo(previous);
+        }
+    }
+
+    @Test
     void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndNotPutTheUndoneRebuildBackAgain() {
         // Given a swap that lowered an inflated row, and a case the projector moved after the swap
         UUID inflated = UUID.randomUUID();
