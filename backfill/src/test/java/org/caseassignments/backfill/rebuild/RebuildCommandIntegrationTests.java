@@ -303,17 +303,11 @@ class RebuildCommandIntegrationTests {
     void shouldGiveWayAndUndoOnANewSessionWhenTheDatabaseEndsTheUndosSessionUnderTheLock() throws Exception {
         // Given a swap that lowered an inflated row, and the undo granted the projection's lock and then held up under
         // it by a transaction holding the previous table (the undo locks both)
-        UUID inflated = UUID.randomUUID();
-        publish(history(inflated, 1, "georgia"));
-        Rows.assignment(inflated).worker("inflated").revision(30).jurisdiction("georgia").insert(jdbc);
-        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower").exit())
-                .isEqualTo(ExitCodes.SUCCESS);
+        UUID inflated = swappedOverAnInflatedRow();
         long rebuilt = oid("case_assignments");
         long previous = oid("case_assignments_previous");
         try (Connection holder = connection()) {
-            HeldLocks.share(holder, "case_assignments_previous");
-            CompletableFuture<Cli.Run> undo = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--undo",
-                    "--swap-within", "60s", "--swap-lock-timeout", "60s"));
+            CompletableFuture<Cli.Run> undo = undoHeldUpUnderTheLock(holder);
 
             // When the database ends the undo's session, and the transaction on the previous table then ends
             endTheSessionHoldingTheProjection();
@@ -335,17 +329,11 @@ class RebuildCommandIntegrationTests {
     void shouldStopAndNotUndoAgainWhenTheDatabaseEndsTheUndosClaimWithItsSessionUnderTheLock() throws Exception {
         // Given a swap that lowered an inflated row, and the undo granted the projection's lock and then held up under
         // it by a transaction holding the previous table
-        UUID inflated = UUID.randomUUID();
-        publish(history(inflated, 1, "georgia"));
-        Rows.assignment(inflated).worker("inflated").revision(30).jurisdiction("georgia").insert(jdbc);
-        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower").exit())
-                .isEqualTo(ExitCodes.SUCCESS);
+        swappedOverAnInflatedRow();
         long rebuilt = oid("case_assignments");
         long previous = oid("case_assignments_previous");
         try (Connection holder = connection()) {
-            HeldLocks.share(holder, "case_assignments_previous");
-            CompletableFuture<Cli.Run> undo = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--undo",
-                    "--swap-within", "60s", "--swap-lock-timeout", "60s"));
+            CompletableFuture<Cli.Run> undo = undoHeldUpUnderTheLock(holder);
 
             // When the database ends every session of the run — the one under the lock and the one holding the
             // rebuild's claim (a restart, or an operator ending the run's sessions) — and the transaction then ends
@@ -749,6 +737,23 @@ class RebuildCommandIntegrationTests {
     }
 
     /** This run's swap or undo once it holds the projection's lock and waits under it, named as the run is: ended. */
+    /** A swap that lowered a row stored at an inflated revision 30 to its history's revision 1: that case's id. */
+    private UUID swappedOverAnInflatedRow() {
+        UUID inflated = UUID.randomUUID();
+        publish(history(inflated, 1, "georgia"));
+        Rows.assignment(inflated).worker("inflated").revision(30).jurisdiction("georgia").insert(jdbc);
+        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower").exit())
+                .isEqualTo(ExitCodes.SUCCESS);
+        return inflated;
+    }
+
+    /** An undo started while {@code holder} holds the previous table: granted the projection's lock, held up under it. */
+    private CompletableFuture<Cli.Run> undoHeldUpUnderTheLock(Connection holder) throws Exception {
+        HeldLocks.share(holder, "case_assignments_previous");
+        return CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--undo", "--swap-within", "60s",
+                "--swap-lock-timeout", "60s"));
+    }
+
     private void endTheSessionHoldingTheProjection() {
         int pid = HeldLocks.projectionLock(jdbc, true, true);
         assertThat(jdbc.queryForObject("SELECT application_name FROM pg_stat_activity WHERE pid = ?", String.class, pid))
