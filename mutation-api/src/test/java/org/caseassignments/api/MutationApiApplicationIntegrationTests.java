@@ -14,12 +14,32 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 @ApiIntegrationTest
 class MutationApiApplicationIntegrationTests {
 
-    static final TestDatabase DB = TestDatabase.empty();
+    static final TestDatabase DB = readOnlyByDefault(TestDatabase.empty());
+
+    /**
+     * The pool's server options lift the database's read-only default, so the migrations at startup succeed only if
+     * their connection carries the pool's connection properties; and they end a session idle in a transaction after
+     * 1 s, while a migration of the test's own runs 3 s and the migration lock's transaction waits idle for it on
+     * another connection: the start succeeds only if the migrations lift that limit.
+     */
+    @DynamicPropertySource
+    static void poolOptions(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.hikari.data-source-properties.options",
+                () -> "-c default_transaction_read_only=off -c idle_in_transaction_session_timeout=1s");
+        registry.add("spring.flyway.locations", () -> "classpath:db/migration,classpath:db/slow-migration");
+    }
+
+    private static TestDatabase readOnlyByDefault(TestDatabase db) {
+        db.jdbc().execute("ALTER DATABASE " + db.name() + " SET default_transaction_read_only = on");
+        return db;
+    }
 
     @LocalServerPort
     int port;
@@ -35,10 +55,13 @@ class MutationApiApplicationIntegrationTests {
     }
 
     @Test
-    void shouldStartMigrateTheDatabaseAndReportHealthy() {
+    void shouldStartMigrateTheDatabaseWithThePoolsConnectionPropertiesAndReportHealthy() {
         // read as the owner: the API's own role has no business in the migration history
         assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
                 .isPositive();
+        assertThat(DB.jdbc().queryForObject(
+                "SELECT success FROM flyway_schema_history WHERE description = 'Outlast the idle in transaction timeout'",
+                Boolean.class)).as("the migration longer than the idle-in-transaction limit").isTrue();
 
         Reply readiness = api.get("/readyz", null);
         Reply liveness = api.get("/livez", null);

@@ -24,12 +24,15 @@ import org.caseassignments.projector.testsupport.ProjectorInstance;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ProjectorApplicationIntegrationTests {
 
-    static final TestDatabase DB = TestDatabase.empty();
+    static final TestDatabase DB = readOnlyByDefault(TestDatabase.empty());
     static final String EVENTS = TestKafka.uniqueTopic("case.events");
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         DB.register(registry);
+        // The pool's server options lift the database's read-only default, so the migrations at startup succeed only
+        // if their connection carries the pool's connection properties.
+        registry.add("spring.datasource.hikari.data-source-properties.options", () -> "-c default_transaction_read_only=off");
         registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
         registry.add("projector.topics.events", () -> EVENTS);
         registry.add("projector.topics.assignments", () -> EVENTS + ".assignments");
@@ -37,6 +40,11 @@ class ProjectorApplicationIntegrationTests {
         registry.add("projector.application-id", ProjectorInstance::uniqueApplicationId);
         registry.add("projector.streams.state-dir", () -> System.getProperty("java.io.tmpdir") + "/projector-smoke-"
                 + EVENTS);
+    }
+
+    private static TestDatabase readOnlyByDefault(TestDatabase db) {
+        db.jdbc().execute("ALTER DATABASE " + db.name() + " SET default_transaction_read_only = on");
+        return db;
     }
 
     @Autowired
@@ -49,7 +57,7 @@ class ProjectorApplicationIntegrationTests {
     int port;
 
     @Test
-    void shouldStartMigrateTheDatabaseCreateItsTopicsAndReportHealthy() throws Exception {
+    void shouldStartMigrateTheDatabaseWithThePoolsConnectionPropertiesCreateItsTopicsAndReportHealthy() throws Exception {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Integer.class))
                 .isPositive();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments", Integer.class)).isZero();

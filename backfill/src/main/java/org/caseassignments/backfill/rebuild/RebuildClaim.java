@@ -52,6 +52,21 @@ final class RebuildClaim implements AutoCloseable {
                AND l.classid = %d::oid AND l.objid = %s::oid
             """.formatted(AdvisoryLocks.REBUILD.namespace(), AdvisoryLocks.keyOf("'" + ShadowTables.SHADOW + "'"));
 
+    /** Whether this session still holds the claim: a session the server ended took the claim with it. */
+    private static final String STILL_HELD = """
+            SELECT EXISTS (SELECT 1 FROM pg_locks
+                            WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid() AND objsubid = 2
+                              AND classid = %d::oid AND objid = %s::oid)
+            """.formatted(AdvisoryLocks.REBUILD.namespace(), AdvisoryLocks.keyOf("'" + ShadowTables.SHADOW + "'"));
+
+    /** Thrown when the claim went with its session: another run may hold it by now. */
+    static final class Lost extends IllegalStateException {
+        Lost(String why) {
+            super("the rebuild's claim was lost with its session (" + why + "): another rebuild, undo or "
+                    + "--drop-previous may hold it by now, so this run does nothing more; see what is live and run again");
+        }
+    }
+
     /** Thrown when another run holds the claim: its message names that run. */
     static final class Held extends RuntimeException {
         Held(String holder) {
@@ -113,6 +128,18 @@ final class RebuildClaim implements AutoCloseable {
         }
         String name = "backfill rebuild pid " + ProcessHandle.current().pid() + " on " + host;
         return name.length() > 63 ? name.substring(0, 63) : name;
+    }
+
+    /** Throws {@link Lost} unless this run's session still holds the claim: asked before a retry on a new session. */
+    void requireHeld() {
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery(STILL_HELD)) {
+            if (!rs.next() || !rs.getBoolean(1)) {
+                throw new Lost("its session no longer holds the lock");
+            }
+        } catch (SQLException e) {
+            throw new Lost("SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+        }
     }
 
     /** Lets go of the claim and gives the connection back as the pool lent it. */

@@ -146,15 +146,16 @@ public class RebuildCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (RebuildClaim claim = RebuildClaim.take(jdbc.getDataSource())) {
+            tables.noteTables();
             if (undo || dropPrevious) {
-                return undo ? undo(out, err) : dropPrevious(out, err);
+                return undo ? undo(out, err, claim) : dropPrevious(out, err);
             }
             if (!dryRun && tables.exists(ShadowTables.PREVIOUS)) {
                 err.println("backfill rebuild: an earlier swap's projection is still kept as " + ShadowTables.PREVIOUS
                         + ": put it back with --undo or drop it with --drop-previous first");
                 return ExitCodes.COULD_NOT_START;
             }
-            return build(out, err);
+            return build(out, err, claim);
         } catch (RebuildClaim.Held e) {
             err.println("backfill rebuild: refused — another rebuild is running: " + e.getMessage() + ". One rebuild, "
                     + "undo or --drop-previous runs at a time, and this one never touches the other's shadow: wait for it "
@@ -166,17 +167,39 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.COULD_NOT_START;
         } catch (KafkaException | DataAccessException | TransactionException | IllegalStateException
                  | SnapshotSourceException e) {
-            err.println("backfill rebuild: stopped: " + e.getMessage()
-                    + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "")
-                    + "; the live projection is unchanged, run the rebuild again");
-            return ExitCodes.failure(e);
+            return stopped(err, e);
         } finally {
             out.flush();
             err.flush();
         }
     }
 
-    private int build(PrintWriter out, PrintWriter err) {
+    /**
+     * A run stopped by a failure says what the projection is then, read again on a new session: a transaction whose
+     * session ended may have committed first. A swap or undo that did is the run's work done (exit 0).
+     */
+    private int stopped(PrintWriter err, RuntimeException e) {
+        String failure = e.getMessage()
+                + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "");
+        ShadowTables.Projection projection;
+        try {
+            projection = tables.projection();
+        } catch (DataAccessException | TransactionException unknown) {
+            err.println("backfill rebuild: stopped: " + failure + "; whether the projection changed could not be read ("
+                    + unknown.getMessage() + "): see which table case_assignments is (its comment says whether a "
+                    + "rebuild replaced it) before running the rebuild again");
+            return ExitCodes.failure(e);
+        }
+        if (projection == ShadowTables.Projection.SWAPPED || projection == ShadowTables.Projection.UNDONE) {
+            err.println("backfill rebuild: " + projection.said() + "; then it failed: " + failure);
+            return ExitCodes.SUCCESS;
+        }
+        err.println("backfill rebuild: stopped: " + failure + "; " + projection.said()
+                + (projection == ShadowTables.Projection.UNCHANGED ? ", run the rebuild again" : ""));
+        return ExitCodes.failure(e);
+    }
+
+    private int build(PrintWriter out, PrintWriter err, RebuildClaim claim) {
         List<String> eventTopics = topics != null ? topics : properties.topics();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -202,7 +225,7 @@ public class RebuildCommand implements Callable<Integer> {
             }
             tables.createShadow(properties.swapLockTimeout());
             try {
-                return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested);
+                return buildAndSwap(out, err, eventTopics, shadow, shadowWriter, nested, claim);
             } finally {
                 dropShadowOfThisRun(err);
             }
@@ -226,7 +249,7 @@ public class RebuildCommand implements Callable<Integer> {
     }
 
     private int buildAndSwap(PrintWriter out, PrintWriter err, List<String> eventTopics, ShadowBuild shadow,
-                             AssignmentWriter shadowWriter, ShadowTransactions nested) {
+                             AssignmentWriter shadowWriter, ShadowTransactions nested, RebuildClaim claim) {
         long seeded = fromSnapshot == null ? 0 : ShadowSeed.seed(fromSnapshot, shadowWriter, nested, batchSize);
         Progress bar = progress.start(err, "events");
         shadow.catchUpWithin(swapWithin(), bar);
@@ -249,7 +272,8 @@ public class RebuildCommand implements Callable<Integer> {
         }
         Duration lockTimeout = swapLockTimeout(err);
         SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
-                properties.swapAttempts(), allowMissingCases, allowLower).run(shadow, err, horizon, before);
+                properties.swapAttempts(), allowMissingCases, allowLower, claim::requireHeld).run(shadow, err, horizon,
+                before);
         if (swap.refused() != null) {
             refusal(out, report, swap.refused());
             return ExitCodes.FINISHED_WITH_REJECTS;
@@ -272,7 +296,7 @@ public class RebuildCommand implements Callable<Integer> {
         return cut.isEmpty() ? null : String.join(", ", cut);
     }
 
-    private int undo(PrintWriter out, PrintWriter err) {
+    private int undo(PrintWriter out, PrintWriter err, RebuildClaim claim) {
         if (!tables.exists(ShadowTables.PREVIOUS)) {
             err.println("backfill rebuild --undo: there is no " + ShadowTables.PREVIOUS + " to put back (dropped, or never swapped)");
             return ExitCodes.COULD_NOT_START;
@@ -294,17 +318,31 @@ public class RebuildCommand implements Callable<Integer> {
                                 + "--drop-previous (it is not put back again: a new rebuild is the redo)%n", carried,
                         Duration.ofNanos(System.nanoTime() - start).toMillis(), ShadowTables.PREVIOUS);
                 return ExitCodes.SUCCESS;
-            } catch (Deadline.Passed | DataAccessException e) {
+            } catch (Deadline.Passed | DataAccessException | TransactionException e) {
+                String ended = SwapUnderLock.sessionEnded(e);
+                if (ended != null && tables.projection() == ShadowTables.Projection.UNDONE) {
+                    out.println("backfill rebuild --undo: the database ended the undo's session (" + ended + ") after "
+                            + "its commit reached it; " + ShadowTables.Projection.UNDONE.said() + "; the rebuilt one is "
+                            + "kept as " + ShadowTables.PREVIOUS + ", to be dropped with --drop-previous");
+                    return ExitCodes.SUCCESS;
+                }
                 boolean gaveWay = e instanceof Deadline.Passed || SwapUnderLock.sqlState(e, SwapUnderLock.QUERY_CANCELED);
-                if (!gaveWay && !SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE)
+                if (!gaveWay && ended == null && !SwapUnderLock.sqlState(e, SwapUnderLock.LOCK_NOT_AVAILABLE)
                         || attempt >= properties.swapAttempts()) {
                     throw gaveWay ? new IllegalStateException("the undo's pass under the lock did not fit in --swap-within "
                             + swapWithin().toMillis() + " ms in " + attempt + " attempts: raise --swap-within", e)
+                            : ended != null ? new IllegalStateException("the database ended the undo's session in its last "
+                            + "attempt of " + properties.swapAttempts() + " (" + ended + ")", e)
                             : (RuntimeException) e;
                 }
+                if (ended != null) {
+                    claim.requireHeld();
+                }
                 err.printf(Locale.ROOT, "backfill rebuild --undo: %s (attempt %d of %d); carrying forward again and "
-                                + "trying again%n", gaveWay ? "the pass under the lock did not fit in " + swapWithin().toMillis()
-                                + " ms; gave way" : "the lock was not granted within " + timeout.toMillis() + " ms",
+                                + "trying again%n", ended != null ? "the database ended the undo's session (" + ended
+                                + "); the live projection is unchanged" : gaveWay ? "the pass under the lock did not fit in "
+                                + swapWithin().toMillis() + " ms; gave way" : "the lock was not granted within "
+                                + timeout.toMillis() + " ms",
                         attempt, properties.swapAttempts());
             }
         }

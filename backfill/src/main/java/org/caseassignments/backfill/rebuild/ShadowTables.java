@@ -208,9 +208,61 @@ final class ShadowTables {
     private final JdbcTemplate jdbc;
     /** The shadow this run created ({@code pg_class} oid): the only table its swap renames into the projection. */
     private Long shadowOid;
+    /** The projection when this run began ({@code pg_class} oid). */
+    private Long liveOid;
+    /** An undo's: the previous table it puts back ({@code pg_class} oid). */
+    private Long restoringOid;
 
     ShadowTables(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /**
+     * Before the run changes anything: which table is the projection, and which one an undo would put back; no shadow
+     * of this run yet (a command run again in one process starts afresh).
+     */
+    void noteTables() {
+        shadowOid = null;
+        liveOid = oid(LIVE);
+        restoringOid = oid(PREVIOUS);
+    }
+
+    private Long oid(String table) {
+        return jdbc.queryForObject(OID, Long.class, table);
+    }
+
+    /**
+     * Which table is the projection now, by {@code pg_class} oid, read on a session of its own: after a transaction
+     * failed, the only way to know whether its commit reached the database before the session ended.
+     */
+    Projection projection() {
+        Long live = oid(LIVE);
+        if (live != null && live.equals(shadowOid)) {
+            return Projection.SWAPPED;
+        }
+        if (live != null && live.equals(restoringOid)) {
+            return Projection.UNDONE;
+        }
+        // Nothing noted: the run failed before it could change anything.
+        return liveOid == null || liveOid.equals(live) ? Projection.UNCHANGED : Projection.OTHER;
+    }
+
+    /** What {@link #projection()} finds, with what a run prints of it. */
+    enum Projection {
+        UNCHANGED("the live projection is unchanged"),
+        SWAPPED("the swap committed: the rebuilt table is the projection, the replaced one kept as " + PREVIOUS),
+        UNDONE("the undo committed: the previous projection is back"),
+        OTHER("the projection is neither the table this run began with nor one it built: another run changed it");
+
+        private final String said;
+
+        Projection(String said) {
+            this.said = said;
+        }
+
+        String said() {
+            return said;
+        }
     }
 
     boolean exists(String table) {
@@ -229,7 +281,7 @@ final class ShadowTables {
                     quoteIdentifier((String) grant.get("grantee"))));
         }
         comment(SHADOW, jdbc.queryForObject(LIVE_COMMENT, String.class));
-        shadowOid = jdbc.queryForObject(OID, Long.class, SHADOW);
+        shadowOid = oid(SHADOW);
     }
 
     int carryJurisdictions() {
@@ -387,7 +439,7 @@ final class ShadowTables {
      * run that lost its claim never commits into a shadow another run put in place of its own.
      */
     void requireOwnShadow(String consequence) {
-        Long shadow = jdbc.queryForObject(OID, Long.class, SHADOW);
+        Long shadow = oid(SHADOW);
         if (shadowOid == null || !shadowOid.equals(shadow)) {
             throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
                     : "another took its place") + "); " + consequence);
@@ -405,7 +457,7 @@ final class ShadowTables {
         jdbc.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
         if (exists(SHADOW)) {
             jdbc.execute("LOCK TABLE " + SHADOW + " IN ACCESS EXCLUSIVE MODE");
-            if (shadowOid.equals(jdbc.queryForObject(OID, Long.class, SHADOW))) {
+            if (shadowOid.equals(oid(SHADOW))) {
                 jdbc.execute("DROP TABLE " + SHADOW);
             }
         }

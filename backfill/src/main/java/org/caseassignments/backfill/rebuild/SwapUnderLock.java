@@ -5,11 +5,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.progress.Progress;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -22,23 +25,32 @@ final class SwapUnderLock {
     static final String LOCK_NOT_AVAILABLE = "55P03";
     static final String QUERY_CANCELED = "57014";
 
+    /**
+     * The server ended the session: {@code idle_in_transaction_session_timeout} (25P03), {@code transaction_timeout}
+     * (25P04), {@code pg_terminate_backend} or a shutdown (57P01, 57P02); class 08 is the connection lost.
+     */
+    private static final Set<String> SESSION_ENDED = Set.of("25P03", "25P04", "57P01", "57P02");
+
     private final ShadowTables tables;
     private final ShadowTransactions shadowWrites;
     private final TransactionTemplate swap;
     private final Duration lockTimeout;
     private final Duration within;
     private final int attempts;
+    private final Runnable stillClaimed;
     private final boolean allowMissingCases;
     private final boolean allowLower;
 
     SwapUnderLock(ShadowTables tables, ShadowTransactions shadowWrites, PlatformTransactionManager transactions,
-                  Duration lockTimeout, Duration within, int attempts, boolean allowMissingCases, boolean allowLower) {
+                  Duration lockTimeout, Duration within, int attempts, boolean allowMissingCases, boolean allowLower,
+                  Runnable stillClaimed) {
         this.tables = tables;
         this.shadowWrites = shadowWrites;
         this.swap = new TransactionTemplate(transactions);
         this.lockTimeout = lockTimeout;
         this.within = within;
         this.attempts = attempts;
+        this.stillClaimed = stillClaimed;
         this.allowMissingCases = allowMissingCases;
         this.allowLower = allowLower;
     }
@@ -102,18 +114,35 @@ final class SwapUnderLock {
                 long committed = System.nanoTime();
                 return new Outcome(new SwapTiming(attempt, lockTimeout, Duration.ofNanos(granted[1] - granted[0]),
                         Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore), null);
-            } catch (Deadline.Passed | DataAccessException e) {
+            } catch (Deadline.Passed | DataAccessException | TransactionException e) {
                 shadow.rewindTo(mark);
+                String ended = sessionEnded(e);
+                if (ended != null && tables.projection() == ShadowTables.Projection.SWAPPED) {
+                    // The commit reached the database before the session ended: done, and not to be done again.
+                    err.println("backfill rebuild: the database ended the swap's session (" + ended + ") after its "
+                            + "commit reached it; " + ShadowTables.Projection.SWAPPED.said());
+                    long now = System.nanoTime();
+                    long grant = granted[1] == 0 ? now : granted[1];
+                    return new Outcome(new SwapTiming(attempt, lockTimeout, Duration.ofNanos(grant - granted[0]),
+                            Duration.ofNanos(now - grant), shadow.totals().read() - readBefore), null);
+                }
                 boolean gaveWay = e instanceof Deadline.Passed || sqlState(e, QUERY_CANCELED);
-                if (!gaveWay && !sqlState(e, LOCK_NOT_AVAILABLE) || attempt >= attempts) {
+                if (!gaveWay && ended == null && !sqlState(e, LOCK_NOT_AVAILABLE) || attempt >= attempts) {
                     throw gaveWay ? new IllegalStateException("the swap did not fit in --swap-within " + within.toMillis()
                             + " ms in " + attempt + " attempts (the topics' tail keeps growing faster than it is read, the "
                             + "checks under the lock take longer on a table this size, or a statement under the lock "
                             + "waits for a transaction holding the shadow's rows): raise --swap-within, or end that "
                             + "transaction", e)
+                            : ended != null ? new IllegalStateException("the database ended the swap's session in its "
+                            + "last attempt of " + attempts + " (" + ended + ")", e)
                             : (RuntimeException) e;
                 }
-                if (gaveWay) {
+                if (ended != null) {
+                    stillClaimed.run();
+                    err.printf(Locale.ROOT, "backfill rebuild: the database ended the swap's session (%s); %s; gave way "
+                            + "(attempt %d of %d), catching up and trying again on a new session%n", ended,
+                            ShadowTables.Projection.UNCHANGED.said(), attempt, attempts);
+                } else if (gaveWay) {
                     err.printf(Locale.ROOT, "backfill rebuild: the swap did not fit in %d ms under the lock; gave way "
                             + "(attempt %d of %d), catching up and trying again%n", within.toMillis(), attempt,
                             attempts);
@@ -124,6 +153,32 @@ final class SwapUnderLock {
                 }
             }
         }
+    }
+
+    /**
+     * What ended the transaction's session, when the server did (its idle or transaction timeout, a terminate, a
+     * shutdown) or the connection was lost (SQLSTATE class 08, which the driver gives a closed socket), or when Spring
+     * could not roll back such a session ({@link TransactionSystemException}); null for any other failure. Whether the
+     * commit reached the database first is read afterwards, on a new session ({@link ShadowTables#projection()}).
+     */
+    static String sessionEnded(Throwable failure) {
+        String state = endedState(failure);
+        if (state == null && failure instanceof TransactionSystemException rollback) {
+            // The rollback's failure replaced the statement's, which says why the session ended.
+            state = endedState(rollback.getApplicationException());
+            return state != null ? state : rollback.getMessage();
+        }
+        return state;
+    }
+
+    private static String endedState(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof SQLException sql && sql.getSQLState() != null
+                    && (SESSION_ENDED.contains(sql.getSQLState()) || sql.getSQLState().startsWith("08"))) {
+                return "SQLSTATE " + sql.getSQLState() + ": " + sql.getMessage().lines().findFirst().orElse("");
+            }
+        }
+        return null;
     }
 
     static boolean sqlState(Exception e, String state) {

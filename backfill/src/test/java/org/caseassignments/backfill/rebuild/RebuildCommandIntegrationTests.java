@@ -263,6 +263,100 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldGiveWayAndSwapExactlyOnceOnANewSessionWhenTheDatabaseEndsTheSwapsSessionUnderTheLock() throws Exception {
+        // Given a case stored at an inflated revision, and the swap granted the projection's lock and then held up
+        // under it by a transaction holding its shadow (the rename waits for it)
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("inflated").revision(9).jurisdiction("georgia").insert(jdbc);
+        long liveTable = oid("case_assignments");
+        try (Connection projection = connection(); Connection shadow = connection()) {
+            HeldLocks.share(projection, "case_assignments");
+            CompletableFuture<Cli.Run> rebuild = CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--topics", topic,
+                    "--progress", "none", "--allow-lower", "--swap-within", "60s", "--swap-lock-timeout", "60s"));
+            awaitSwapWaitingForTheLock();
+            long shadowTable = oid("case_assignments_rebuild");
+            HeldLocks.share(shadow, "case_assignments_rebuild");
+            projection.commit();
+
+            // When the database ends the swap's session, and the transaction on the shadow then ends
+            endTheSessionHoldingTheProjection();
+            shadow.commit();
+            Cli.Run run = rebuild.get(60, TimeUnit.SECONDS);
+
+            // Then the rebuild gave way, tried again on a new session and swapped its shadow in, once
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(run.err()).contains("the database ended the swap's session (SQLSTATE ")
+                    .contains("the live projection is unchanged; gave way (attempt 1 of 3)");
+            assertThat(run.out()).containsPattern("lock attempts\\s+2\\n");
+            assertThat(oid("case_assignments")).isEqualTo(shadowTable);
+            assertThat(oid("case_assignments_previous")).isEqualTo(liveTable);
+            assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 2L)
+                    .containsEntry("assigned_worker_sub", "w-2");
+            assertThat(row("case_assignments_previous", caseId)).containsEntry("assignment_revision", 9L)
+                    .containsEntry("assigned_worker_sub", "inflated");
+            assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild') IS NULL", Boolean.class)).isTrue();
+        }
+    }
+
+    @Test
+    void shouldGiveWayAndUndoOnANewSessionWhenTheDatabaseEndsTheUndosSessionUnderTheLock() throws Exception {
+        // Given a swap that lowered an inflated row, and the undo granted the projection's lock and then held up under
+        // it by a transaction holding the previous table (the undo locks both)
+        UUID inflated = swappedOverAnInflatedRow();
+        long rebuilt = oid("case_assignments");
+        long previous = oid("case_assignments_previous");
+        try (Connection holder = connection()) {
+            CompletableFuture<Cli.Run> undo = undoHeldUpUnderTheLock(holder);
+
+            // When the database ends the undo's session, and the transaction on the previous table then ends
+            endTheSessionHoldingTheProjection();
+            holder.commit();
+            Cli.Run run = undo.get(60, TimeUnit.SECONDS);
+
+            // Then the undo gave way, tried again on a new session and put the previous table back, once
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
+            assertThat(run.err()).contains("the database ended the undo's session (SQLSTATE ")
+                    .contains("the live projection is unchanged (attempt 1 of 3)");
+            assertThat(oid("case_assignments")).isEqualTo(previous);
+            assertThat(oid("case_assignments_previous")).isEqualTo(rebuilt);
+            assertThat(row("case_assignments", inflated)).containsEntry("assignment_revision", 30L);
+            assertThat(row("case_assignments_previous", inflated)).containsEntry("assignment_revision", 1L);
+        }
+    }
+
+    @Test
+    void shouldStopAndNotUndoAgainWhenTheDatabaseEndsTheUndosClaimWithItsSessionUnderTheLock() throws Exception {
+        // Given a swap that lowered an inflated row, and the undo granted the projection's lock and then held up under
+        // it by a transaction holding the previous table
+        swappedOverAnInflatedRow();
+        long rebuilt = oid("case_assignments");
+        long previous = oid("case_assignments_previous");
+        try (Connection holder = connection()) {
+            CompletableFuture<Cli.Run> undo = undoHeldUpUnderTheLock(holder);
+
+            // When the database ends every session of the run — the one under the lock and the one holding the
+            // rebuild's claim (a restart, or an operator ending the run's sessions) — and the transaction then ends
+            int underTheLock = HeldLocks.projectionLock(jdbc, true, true);
+            String run = jdbc.queryForObject("SELECT application_name FROM pg_stat_activity WHERE pid = ?", String.class,
+                    underTheLock);
+            assertThat(jdbc.queryForObject("""
+                    SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                                           WHERE application_name = ? AND pid <> pg_backend_pid()) ended
+                    """, Integer.class, run)).isGreaterThanOrEqualTo(2);
+            holder.commit();
+            Cli.Run stopped = undo.get(60, TimeUnit.SECONDS);
+
+            // Then the undo does not try again without its claim (another run may hold it by now): it stops, and the
+            // tables are as they were
+            assertThat(stopped.exit()).as(stopped.toString()).isNotEqualTo(ExitCodes.SUCCESS);
+            assertThat(stopped.err()).contains("the rebuild's claim was lost with its session");
+            assertThat(oid("case_assignments")).isEqualTo(rebuilt);
+            assertThat(oid("case_assignments_previous")).isEqualTo(previous);
+        }
+    }
+
+    @Test
     void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndNotPutTheUndoneRebuildBackAgain() {
         // Given a swap that lowered an inflated row, and a case the projector moved after the swap
         UUID inflated = UUID.randomUUID();
@@ -640,6 +734,31 @@ class RebuildCommandIntegrationTests {
                         SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
                          WHERE c.relname = 'case_assignments' AND l.mode = 'AccessExclusiveLock' AND NOT l.granted
                         """, Integer.class) == 1);
+    }
+
+    /** This run's swap or undo once it holds the projection's lock and waits under it, named as the run is: ended. */
+    /** A swap that lowered a row stored at an inflated revision 30 to its history's revision 1: that case's id. */
+    private UUID swappedOverAnInflatedRow() {
+        UUID inflated = UUID.randomUUID();
+        publish(history(inflated, 1, "georgia"));
+        Rows.assignment(inflated).worker("inflated").revision(30).jurisdiction("georgia").insert(jdbc);
+        assertThat(cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower").exit())
+                .isEqualTo(ExitCodes.SUCCESS);
+        return inflated;
+    }
+
+    /** An undo started while {@code holder} holds the previous table: granted the projection's lock, held up under it. */
+    private CompletableFuture<Cli.Run> undoHeldUpUnderTheLock(Connection holder) throws Exception {
+        HeldLocks.share(holder, "case_assignments_previous");
+        return CompletableFuture.supplyAsync(() -> cli.run("rebuild", "--undo", "--swap-within", "60s",
+                "--swap-lock-timeout", "60s"));
+    }
+
+    private void endTheSessionHoldingTheProjection() {
+        int pid = HeldLocks.projectionLock(jdbc, true, true);
+        assertThat(jdbc.queryForObject("SELECT application_name FROM pg_stat_activity WHERE pid = ?", String.class, pid))
+                .as("the session holding the lock, named as the run is").startsWith("backfill rebuild pid ");
+        assertThat(jdbc.queryForObject("SELECT pg_terminate_backend(?)", Boolean.class, pid)).isTrue();
     }
 
     private void awaitBackendsWaitingForALock(int backends) {

@@ -120,6 +120,9 @@ final class DocumentedResponses implements OperationCustomizer {
             problem(responses, "428", "If-Match is missing, blank or *");
         }
         problem(responses, "500", "A failure on the server (no internals in the answer)");
+        problem(responses, "503", Responses.DATABASE_BUSY);
+        responses.get("503").addHeaderObject(HttpHeaders.RETRY_AFTER, new Header()
+                .description(Responses.DATABASE_BUSY_RETRY_AFTER).schema(new IntegerSchema().minimum(java.math.BigDecimal.ONE)));
         if (caseScopedWrite) {
             documentProjectionWait(operation, responses);
         }

@@ -74,6 +74,18 @@ public final class Responses {
     public static final String TOO_MANY_WAITERS_RETRY_AFTER = "Seconds to wait before asking again (1); the same "
             + "request is safe to repeat, or to send without a wait";
 
+    /** What a 503 {@code DATABASE_BUSY} means, for the API description. */
+    public static final String DATABASE_BUSY = "DATABASE_BUSY: the database refused for its own state, not the "
+            + "request's (too many connections, out of memory, a lock or statement timeout, a deadlock, the connection "
+            + "lost, no pooled connection free in time). A refusal before the commit rolled the transaction back; a "
+            + "connection lost during the commit may have lost only its answer: re-read before writing again, or send a "
+            + "create again with the same Idempotency-Key";
+
+    /** What the {@code Retry-After} of a 503 {@code DATABASE_BUSY} means, for the API description. */
+    public static final String DATABASE_BUSY_RETRY_AFTER = "Seconds to wait before sending the request again (1); "
+            + "absent after a statement timeout, which may take as long again; a create sent again with its "
+            + "Idempotency-Key is made once";
+
     /** {@code answer}, also saying the assignment revision the write saw ({@link #ASSIGNMENT_REVISION}). */
     public static <T> ResponseEntity<T> withAssignmentRevision(ResponseEntity<T> answer, long revision) {
         return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.caseassignments.api.policy.PolicyDenied;
@@ -39,12 +40,22 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 /**
  * Turns every failure into a problem document with {@code type, title, status, detail, instance} and
  * a stable {@code code}, except a policy denial (403, empty body: nothing says which rule denied).
- * Unexpected failures are logged and answered 500 without internals: no SQL, no constraint names.
+ * Unexpected failures are logged and answered 500 without internals: no SQL, no constraint names; the database
+ * refusing for its own state (busy, a lock or statement timeout, a deadlock, the connection or the pool) is 503
+ * {@code DATABASE_BUSY} with {@code Retry-After} ({@link DatabaseBusy}).
  */
 @RestControllerAdvice
 class ErrorHandling extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
+
+    private static final String DEADLOCK = "40P01";
+
+    private final MeterRegistry meters;
+
+    ErrorHandling(MeterRegistry meters) {
+        this.meters = meters;
+    }
 
     @ExceptionHandler(PolicyDenied.class)
     ResponseEntity<Void> denied() {
@@ -76,9 +87,34 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
+        DatabaseBusy busy = DatabaseBusy.of(e);
+        if (busy != null) {
+            return databaseBusy(busy, e, request);
+        }
         log.error("Unhandled failure on {} {}", request.getMethod(), request.getRequestURI(), e);
         return respond(ProblemCode.INTERNAL_ERROR, "The request failed on the server and changed nothing it reported; "
                 + "retry later, and report the time and path if it persists", List.of(), request.getRequestURI());
+    }
+
+    /**
+     * 503 {@code DATABASE_BUSY} with {@code Retry-After}: the database refused for its own state, not the request's.
+     * One warning with the SQLSTATE and the server's first line (never the statement; an error for a deadlock, a
+     * lock-order defect), one count per SQLSTATE.
+     */
+    private ResponseEntity<Object> databaseBusy(DatabaseBusy busy, Exception e, HttpServletRequest request) {
+        SQLException sql = causedBy(e, SQLException.class);
+        String cause = sql == null ? e.getClass().getSimpleName()
+                : String.valueOf(sql.getMessage()).lines().findFirst().orElse("");
+        // A deadlock is still a lock-order defect to fix, though the caller may retry it
+        if (DEADLOCK.equals(busy.reason())) {
+            log.error("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
+                    request.getRequestURI(), busy.reason(), cause);
+        } else {
+            log.warn("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
+                    request.getRequestURI(), busy.reason(), cause);
+        }
+        meters.counter("api.database.busy", "sqlstate", busy.reason()).increment();
+        return problem(busy, request);
     }
 
     @Override

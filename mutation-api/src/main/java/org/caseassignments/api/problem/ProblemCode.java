@@ -39,6 +39,7 @@ public enum ProblemCode {
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     BAD_REQUEST(HttpStatus.BAD_REQUEST, "Bad request"),
     NOT_IMPLEMENTED(HttpStatus.NOT_IMPLEMENTED, "Method not implemented"),
+    DATABASE_BUSY(HttpStatus.SERVICE_UNAVAILABLE, "The database is busy"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
     private static final Set<ProblemCode> FRAMEWORK = EnumSet.of(NOT_FOUND, PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED,

@@ -108,11 +108,14 @@ class OpenApiContractIntegrationTests {
         assertThat(parameters(read)).contains("If-Match", "If-None-Match");
         assertThat(read.path("responses").path("404").path("content").path("application/problem+json")
                 .path("schema").path("$ref").asString()).isEqualTo("#/components/schemas/Problem");
+        paths.valueStream().forEach(path -> path.valueStream().forEach(operation -> assertThat(operation.path("responses").path("503")
+                .path("headers").has("Retry-After")).as("503 DATABASE_BUSY and its Retry-After, on every operation")
+                .isTrue()));
         JsonNode problem = docs.path("components").path("schemas").path("Problem").path("properties");
         assertThat(problem.propertyNames()).contains("type", "title", "status", "detail", "instance", "code",
                 "request_id", "errors");
         assertThat(problem.path("code").path("enum").valueStream().map(JsonNode::asString).toList())
-                .contains("VALIDATION_FAILED", "PRECONDITION_FAILED", "NOT_FOUND", "BAD_REQUEST")
+                .contains("VALIDATION_FAILED", "PRECONDITION_FAILED", "NOT_FOUND", "BAD_REQUEST", "DATABASE_BUSY")
                 .contains(GATE_CODES)
                 .containsExactlyInAnyOrderElementsOf(Arrays.stream(ProblemCode.values()).map(Enum::name).toList());
     }
