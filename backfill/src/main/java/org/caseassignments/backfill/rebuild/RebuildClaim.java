@@ -38,6 +38,11 @@ final class RebuildClaim implements AutoCloseable {
 
     private static final String TRY = "SELECT pg_try_advisory_lock(" + KEY + ")";
 
+    /** The claim's row of {@code pg_locks l}, granted: the two-key advisory lock {@link #KEY} takes. */
+    private static final String GRANTED_CLAIM = """
+            l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = %d::oid AND l.objid = %s::oid"""
+            .formatted(AdvisoryLocks.REBUILD.namespace(), AdvisoryLocks.keyOf("'" + ShadowTables.SHADOW + "'"));
+
     /**
      * The session holding the claim, as the second run names it; a session of another role shows its pid and
      * {@code application_name} but not its address or start (without {@code pg_read_all_stats}).
@@ -48,16 +53,13 @@ final class RebuildClaim implements AutoCloseable {
                         ELSE coalesce(a.client_hostname, host(a.client_addr), 'a local socket') END AS client,
                    coalesce(a.backend_start::text, 'hidden (another role)') AS since
               FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-             WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-               AND l.classid = %d::oid AND l.objid = %s::oid
-            """.formatted(AdvisoryLocks.REBUILD.namespace(), AdvisoryLocks.keyOf("'" + ShadowTables.SHADOW + "'"));
+             WHERE %s
+            """.formatted(GRANTED_CLAIM);
 
     /** Whether this session still holds the claim: a session the server ended took the claim with it. */
     private static final String STILL_HELD = """
-            SELECT EXISTS (SELECT 1 FROM pg_locks
-                            WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid() AND objsubid = 2
-                              AND classid = %d::oid AND objid = %s::oid)
-            """.formatted(AdvisoryLocks.REBUILD.namespace(), AdvisoryLocks.keyOf("'" + ShadowTables.SHADOW + "'"));
+            SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE %s AND l.pid = pg_backend_pid())
+            """.formatted(GRANTED_CLAIM);
 
     /** Thrown when the claim went with its session: another run may hold it by now. */
     static final class Lost extends IllegalStateException {
