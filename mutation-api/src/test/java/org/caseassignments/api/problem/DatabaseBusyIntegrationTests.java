@@ -1,8 +1,13 @@
 package org.caseassignments.api.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -73,7 +78,8 @@ class DatabaseBusyIntegrationTests {
     void databaseDefaults() {
         jdbc.execute("ALTER DATABASE " + DB.name() + " RESET lock_timeout");
         jdbc.execute("ALTER DATABASE " + DB.name() + " RESET statement_timeout");
-        newSessions();
+        newSessions("lock_timeout", "0");
+        newSessions("statement_timeout", "0");
     }
 
     /**
@@ -87,7 +93,7 @@ class DatabaseBusyIntegrationTests {
         // Given the API's sessions waiting at most 300 ms for a lock, or for any statement
         UUID home = Rows.fosterHome().insert(jdbc);
         jdbc.execute("ALTER DATABASE " + DB.name() + " SET " + timeout + " = '300ms'");
-        newSessions();
+        newSessions(timeout, "300ms");
 
         // When the home is updated while another transaction holds its row
         Reply reply = updateWhileAnotherTransactionHoldsTheRow(home);
@@ -145,8 +151,41 @@ class DatabaseBusyIntegrationTests {
         assertThat(output.getAll()).doesNotContain("Unhandled failure");
     }
 
-    /** The pool's sessions ended, so that the next ones start with the database's settings as they are now. */
-    private void newSessions() {
-        ((HikariDataSource) pool).getHikariPoolMXBean().softEvictConnections();
+    /**
+     * The pool's sessions ended until every one reads {@code setting} as {@code value}: a session the pool was already
+     * opening when the database's settings changed started with the old value, and is replaced too.
+     */
+    private void newSessions(String setting, String value) {
+        HikariDataSource hikari = (HikariDataSource) pool;
+        hikari.getHikariPoolMXBean().softEvictConnections();
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                .until(() -> everySessionReads(hikari, setting, value));
+    }
+
+    /** Borrows every connection of the pool at once; evicts each whose session reads another value. */
+    private static boolean everySessionReads(HikariDataSource hikari, String setting, String value)
+            throws SQLException {
+        List<Connection> borrowed = new ArrayList<>();
+        List<Connection> stale = new ArrayList<>();
+        try {
+            while (borrowed.size() + stale.size() < hikari.getMaximumPoolSize()) {
+                Connection connection = hikari.getConnection();
+                borrowed.add(connection);
+                try (Statement statement = connection.createStatement();
+                     ResultSet shown = statement.executeQuery("SELECT current_setting('" + setting + "')")) {
+                    shown.next();
+                    if (!value.equals(shown.getString(1))) {
+                        borrowed.remove(connection);
+                        stale.add(connection);
+                    }
+                }
+            }
+        } finally {
+            stale.forEach(hikari::evictConnection);
+            for (Connection connection : borrowed) {
+                connection.close();
+            }
+        }
+        return stale.isEmpty();
     }
 }
