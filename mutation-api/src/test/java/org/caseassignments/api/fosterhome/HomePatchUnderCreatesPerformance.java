@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.testsupport.Cases;
@@ -37,7 +38,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * refused PATCH is not timed. Rounds alternate the order of the two arms; round 1 runs after a warm-up of
  * {@code bench.warmup} seconds. Opt-in, not part of the build; the command and the results are in BENCHMARKS.md.
  * System properties: {@code bench.creators} (8), {@code bench.seconds} (10 per arm and round),
- * {@code bench.warmup} (20), {@code bench.rounds} (3).
+ * {@code bench.warmup} (20), {@code bench.rounds} (3), {@code bench.patches.per.second} (0: as fast as answered).
  */
 public final class HomePatchUnderCreatesPerformance {
 
@@ -45,6 +46,11 @@ public final class HomePatchUnderCreatesPerformance {
     private static final Duration RUN = Duration.ofSeconds(Long.getLong("bench.seconds", 10));
     private static final Duration WARMUP = Duration.ofSeconds(Long.getLong("bench.warmup", 20));
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
+    /**
+     * PATCHes sent per second, each at its slot (0: one after another, as fast as they are answered). A fixed rate puts
+     * the same PATCH work beside the creates in every build, so that what differs is how the PATCH locks the home.
+     */
+    private static final int PATCHES_PER_SECOND = Integer.getInteger("bench.patches.per.second", 0);
     /** Numbers the renames across arms, so that no PATCH repeats the name the last arm left (a 400: it changes nothing). */
     private static final AtomicLong RENAMES = new AtomicLong();
     private static final String[] GATE = {
@@ -189,7 +195,12 @@ public final class HomePatchUnderCreatesPerformance {
         new Thread(() -> {
             try {
                 // the read after a refused PATCH is not timed: it is no part of the next PATCH
+                long[] slot = {System.nanoTime()};
                 patches.set(loop(port, deadline, outcomes, http -> {
+                    if (PATCHES_PER_SECOND > 0) {
+                        slot[0] += 1_000_000_000L / PATCHES_PER_SECOND;
+                        LockSupport.parkNanos(slot[0] - System.nanoTime());
+                    }
                     if (etag.get() == null) {
                         etag.set(http.exchange("GET", "/foster-homes/" + home, token, Map.of(), null).header("etag"));
                     }
