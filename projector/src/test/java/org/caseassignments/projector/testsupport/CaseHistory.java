@@ -1,6 +1,8 @@
 package org.caseassignments.projector.testsupport;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,27 +91,55 @@ public final class CaseHistory {
         return new CaseHistory(seed, deliver(random, perCase), oracle, entityRows, placeholders);
     }
 
-    /** Interleaves the cases, moves some events ahead of earlier ones of their case, and repeats about 10%. */
+    /**
+     * Interleaves the cases, moves some events ahead of earlier ones of their case, and repeats about 10%. Linear in the
+     * number of events, so that a backlog of millions is generated in seconds.
+     */
     private static List<SpecificRecord> deliver(Random random, List<List<SpecificRecord>> perCase) {
         List<SpecificRecord> order = new ArrayList<>();
         List<List<SpecificRecord>> pending = new ArrayList<>();
-        perCase.forEach(events -> pending.add(new ArrayList<>(events)));
+        List<int[]> next = new ArrayList<>();
+        perCase.forEach(events -> {
+            pending.add(new ArrayList<>(events));
+            next.add(new int[1]);
+        });
         while (!pending.isEmpty()) {
             int pick = random.nextInt(pending.size());
             List<SpecificRecord> events = pending.get(pick);
-            // Out of order: a third of the time take a later event of the case first.
-            int index = events.size() > 1 && random.nextInt(3) == 0 ? 1 + random.nextInt(events.size() - 1) : 0;
-            order.add(events.remove(index));
-            if (events.isEmpty()) {
-                pending.remove(pick);
+            int[] cursor = next.get(pick);
+            int left = events.size() - cursor[0];
+            // Out of order: a third of the time take a later event of the case first (it swaps places with the next).
+            if (left > 1 && random.nextInt(3) == 0) {
+                Collections.swap(events, cursor[0], cursor[0] + 1 + random.nextInt(left - 1));
+            }
+            order.add(events.get(cursor[0]++));
+            if (cursor[0] == events.size()) {
+                int last = pending.size() - 1;
+                Collections.swap(pending, pick, last);
+                Collections.swap(next, pick, last);
+                pending.remove(last);
+                next.remove(last);
             }
         }
-        int duplicates = order.size() / 10;
-        for (int d = 0; d < duplicates; d++) {
-            int from = random.nextInt(order.size());
-            order.add(from + random.nextInt(order.size() - from + 1), order.get(from));
+        // Repeats: each a copy of a delivered event, delivered again after its first delivery.
+        int size = order.size();
+        List<long[]> repeats = new ArrayList<>();
+        for (int d = 0; d < size / 10; d++) {
+            int from = random.nextInt(size);
+            repeats.add(new long[] {from + 1 + random.nextInt(size - from), from});
         }
-        return order;
+        repeats.sort(Comparator.comparingLong(repeat -> repeat[0]));
+        List<SpecificRecord> delivered = new ArrayList<>(size + repeats.size());
+        int repeat = 0;
+        for (int position = 0; position <= size; position++) {
+            while (repeat < repeats.size() && repeats.get(repeat)[0] == position) {
+                delivered.add(order.get((int) repeats.get(repeat++)[1]));
+            }
+            if (position < size) {
+                delivered.add(order.get(position));
+            }
+        }
+        return delivered;
     }
 
     private static String sub(Random random, String prefix) {
