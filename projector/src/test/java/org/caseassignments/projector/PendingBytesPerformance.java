@@ -72,7 +72,17 @@ public final class PendingBytesPerformance {
     record Scrape(double batches, double events, double largestBatch, double threadsReplaced) {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** Exits when it fails too: the embedded broker's threads would keep the JVM alive after {@code main} ended. */
+    public static void main(String[] args) {
+        try {
+            measure();
+        } catch (Throwable failure) {
+            failure.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void measure() throws Exception {
         int cases = Integer.getInteger("cases", 300_000);
         int changes = Integer.getInteger("changes", 0);
         int headerBytes = Integer.getInteger("header.bytes", 8 * 1024);
@@ -110,8 +120,16 @@ public final class PendingBytesPerformance {
         System.exit(0);
     }
 
-    /** {@code bytes} of headers in four headers of a quarter each, as a tracing or routing layer might add. */
+    /**
+     * {@code bytes} of headers in four headers of a quarter each, as a tracing or routing layer might add; none for 0.
+     */
     private static List<org.apache.kafka.common.header.Header> headers(int bytes) {
+        if (bytes == 0) {
+            return List.of();
+        }
+        if (bytes < 32) {
+            throw new IllegalArgumentException("header.bytes must be 0 (no headers) or at least 32, not " + bytes);
+        }
         Random random = new Random(8);
         List<org.apache.kafka.common.header.Header> headers = new ArrayList<>();
         for (int h = 0; h < 4; h++) {
