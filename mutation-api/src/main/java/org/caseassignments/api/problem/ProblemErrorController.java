@@ -47,7 +47,8 @@ class ProblemErrorController implements ErrorController {
             return;
         }
         if (failure instanceof Throwable unexpected && code == 500) {
-            // an exception a filter let through: answered as a handler's would be, 503 when the database refused
+            // an exception outside UnhandledFailureFilter's reach: answered as a handler's would be, 503 when the
+            // database refused
             ProblemWriter.write(request, response, failures.answer(unexpected, request));
             return;
         }
@@ -57,7 +58,7 @@ class ProblemErrorController implements ErrorController {
         }
         ProblemCode problem = ProblemCode.forStatus(code);
         ProblemWriter.write(request, response, problem, code, code >= 500
-                ? "The request failed on the server; retry later, and report the request id if it persists"
+                ? UnhandledFailures.FAILED
                 : problem.title() + " (" + code + ")");
     }
 }

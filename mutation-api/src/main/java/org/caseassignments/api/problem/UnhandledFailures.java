@@ -12,11 +12,11 @@ import org.springframework.stereotype.Component;
 /**
  * The answer to a failure nothing raised as a problem of its own, wherever the request met it: in a handler
  * ({@link ErrorHandling}), in a filter that reads the database before or after the handlers (the hold of a write
- * by {@code Min-Assignment-Revision}), or on the error page an exception from any other filter reaches
- * ({@link ProblemErrorController}). The database refusing for its own state is 503 {@code DATABASE_BUSY}
- * ({@link DatabaseBusy}), logged once at WARN with its SQLSTATE and the server's first line (at ERROR for a
- * deadlock, a lock-order defect to fix) and counted in {@code api.database.busy}; anything else is 500
- * {@code INTERNAL_ERROR}, logged at ERROR with its stack. Neither answer carries the statement, a table or the
+ * by {@code Min-Assignment-Revision}), in the outermost filter for an exception any other filter lets through
+ * ({@link UnhandledFailureFilter}), or on the error page an exception still reaches ({@link ProblemErrorController}).
+ * The database refusing for its own state is 503 {@code DATABASE_BUSY} ({@link DatabaseBusy}), logged once at WARN
+ * with its SQLSTATE and the server's first line (at ERROR for a deadlock, a lock-order defect to fix) and counted in
+ * {@code api.database.busy}; anything else is 500 {@code INTERNAL_ERROR}, logged at ERROR with its stack. Neither answer carries the statement, a table or the
  * server's message.
  */
 @Component
@@ -25,6 +25,13 @@ public final class UnhandledFailures {
     private static final Logger log = LoggerFactory.getLogger(UnhandledFailures.class);
 
     private static final String DEADLOCK = "40P01";
+
+    /**
+     * The detail of every 500: it claims nothing about what the request changed (a filter may fail after the handler
+     * wrote), so the client re-reads before it retries.
+     */
+    static final String FAILED = "The request failed on the server; re-read what it meant to change before retrying, "
+            + "and report the request id if it persists";
 
     private final MeterRegistry meters;
 
@@ -43,8 +50,7 @@ public final class UnhandledFailures {
         DatabaseBusy busy = DatabaseBusy.of(failure);
         if (busy == null) {
             log.error("Unhandled failure on {} {}", request.getMethod(), path, failure);
-            return new ApiProblem(ProblemCode.INTERNAL_ERROR, "The request failed on the server and changed nothing "
-                    + "it reported; retry later, and report the time and path if it persists");
+            return new ApiProblem(ProblemCode.INTERNAL_ERROR, FAILED);
         }
         SQLException sql = ErrorHandling.causedBy(failure, SQLException.class);
         String cause = sql == null ? failure.getClass().getSimpleName()

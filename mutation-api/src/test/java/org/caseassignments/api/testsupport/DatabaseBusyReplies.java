@@ -8,7 +8,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 /**
  * What an answer 503 {@code DATABASE_BUSY} holds to, wherever the request met the database's refusal: the problem
  * document with {@code Retry-After: 1} (none for a statement timeout), nothing of the statement, the tables or the
- * server's message in the body, one more count of its SQLSTATE, one log line for it, at WARN, and no 500 logged.
+ * server's message in the body, one more count of its SQLSTATE, one log line for it, at WARN, and nothing at ERROR
+ * (no 500, no stack from the container).
  * Taken before the request ({@link #expect}), so that the count it compares is this request's alone.
  */
 public final class DatabaseBusyReplies {
@@ -47,5 +48,9 @@ public final class DatabaseBusyReplies {
         assertThat(output.getAll().lines().filter(line -> line.contains("answered 503 DATABASE_BUSY")).toList())
                 .singleElement().asString().contains("WARN").contains("SQLSTATE " + reason);
         assertThat(output.getAll()).doesNotContain("Unhandled failure");
+        // the level, as the plain pattern or the JSON lines print it; the server's message itself may say "ERROR:"
+        assertThat(output.getAll().lines().filter(line -> line.matches("\\S+\\s+ERROR\\s.*")
+                        || line.contains("\"log.level\":\"ERROR\"")).toList())
+                .as("nothing logged at ERROR for it, by the application or the container").isEmpty();
     }
 }

@@ -38,15 +38,21 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A filter that reads the database before the handlers and lets the failure through reaches the error page, not
- * {@link ErrorHandling}: the error page answers it as a handler's failure is answered, 503 {@code DATABASE_BUSY} when
- * the database refused (every pooled connection held past the pool's timeout, against the real PostgreSQL, over HTTP),
- * 500 {@code INTERNAL_ERROR} for anything else. The filter is this test's own, in front of the application's.
+ * A filter that reads the database before the handlers and lets the failure through does not reach
+ * {@link ErrorHandling}: the outermost filter ({@link UnhandledFailureFilter}) answers it as a handler's failure is
+ * answered, 503 {@code DATABASE_BUSY} when the database refused (every pooled connection held past the pool's
+ * timeout, against the real PostgreSQL, over HTTP), 500 {@code INTERNAL_ERROR} for anything else, each logged once
+ * and never by the container. The filter is this test's own, behind the application's first ones.
+ *
+ * <p>Regression guards, which passed before the container's own log line was kept out and the 500's detail stopped
+ * claiming the request changed nothing: {@code shouldAnswer503DatabaseBusyWhenAFilterMeetsTheDatabasesRefusal} and
+ * {@code shouldAnswer500InternalErrorWithoutInternalsWhenAFilterFailsForAnythingElse} as first written; their
+ * assertions on the log and the detail are the ones that failed first.
  */
 @ApiIntegrationTest
 @ExtendWith(OutputCaptureExtension.class)
-@Import(DatabaseBusyOnTheErrorPageIntegrationTests.FilterReadingTheDatabase.class)
-class DatabaseBusyOnTheErrorPageIntegrationTests {
+@Import(DatabaseBusyInAFilterIntegrationTests.FilterReadingTheDatabase.class)
+class DatabaseBusyInAFilterIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
 
@@ -121,7 +127,7 @@ class DatabaseBusyOnTheErrorPageIntegrationTests {
     }
 
     @Test
-    void shouldAnswer500InternalErrorWithoutInternalsWhenAFilterFailsForAnythingElse() {
+    void shouldAnswer500InternalErrorWithoutInternalsWhenAFilterFailsForAnythingElse(CapturedOutput output) {
         Reply reply = api.send(ApiClient.request("GET", "/foster-homes/" + UUID.randomUUID()).token(admin)
                 .header(FAIL_IN_FILTER, "1"));
 
@@ -129,5 +135,10 @@ class DatabaseBusyOnTheErrorPageIntegrationTests {
         assertThat(reply.code()).isEqualTo("INTERNAL_ERROR");
         assertThat(reply.header("Retry-After")).isEmpty();
         assertThat(reply.body()).doesNotContain("IllegalStateException", "test filter");
+        assertThat(reply.json().path("detail").asString()).as("a filter may fail after the handler wrote")
+                .doesNotContain("changed nothing").contains("report the request id");
+        assertThat(output.getAll().lines().filter(line -> line.contains("Unhandled failure")).toList())
+                .as("logged once").hasSize(1);
+        assertThat(output.getAll()).as("not logged again by the container").doesNotContain("Servlet.service()");
     }
 }
