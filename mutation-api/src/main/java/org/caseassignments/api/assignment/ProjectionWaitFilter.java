@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -135,8 +136,14 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
-        async.addListener(releasing(held));
+        AtomicBoolean ended = new AtomicBoolean();
+        async.addListener(releasing(held, ended));
         held.answer().whenComplete((reached, error) -> {
+            if (ended.get()) {
+                // the client went away, or the request ended otherwise: no read for no one, no write to a response
+                // the container may already be reusing
+                return;
+            }
             if (reached != null && reached.isPresent()) {
                 async.dispatch();
                 return;
@@ -172,21 +179,27 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         return failure instanceof ApiProblem problem ? problem : failures.answer(failure, request);
     }
 
-    /** Gives the wait up when its client goes away, or the request ends in any other way. */
-    private static AsyncListener releasing(ProjectionWaits.Wait held) {
+    /**
+     * Gives the wait up when its client goes away, or the request ends in any other way, and marks the request
+     * {@code ended} first, so that the wait's end reads and writes nothing for it.
+     */
+    private static AsyncListener releasing(ProjectionWaits.Wait held, AtomicBoolean ended) {
         return new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
+                ended.set(true);
                 held.release().run();
             }
 
             @Override
             public void onTimeout(AsyncEvent event) {
+                ended.set(true);
                 held.release().run();
             }
 
             @Override
             public void onError(AsyncEvent event) {
+                ended.set(true);
                 held.release().run();
             }
 

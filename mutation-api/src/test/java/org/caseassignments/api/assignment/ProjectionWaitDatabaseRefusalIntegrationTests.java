@@ -1,6 +1,7 @@
 package org.caseassignments.api.assignment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -11,6 +12,9 @@ import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;
+import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.problem.ProblemCode;
+import org.caseassignments.api.problem.UnhandledFailures;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
@@ -24,6 +28,7 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,6 +37,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -42,12 +48,22 @@ import org.springframework.test.context.DynamicPropertySource;
  * or every pooled connection held past the pool's timeout. Each is answered as a handler meeting it would be, 503
  * {@code DATABASE_BUSY}, never a 500 nor an empty 200; nothing is written, and the caller's place among the waiters
  * is given back.
+ *
+ * <p>The waits end {@link #WAIT} after they begin, long after the refusal is in place however slowly this machine
+ * starts it; the test checks it is in place while the request still waits. Regression guards, which passed before the
+ * refused reads were answered 503 (a waited read's handler already answered the refusal, and an admitted wait was
+ * already given back when its registration read failed):
+ * {@code shouldAnswer503DatabaseBusyAndGiveTheWaitBackWhenTheReadAfterAWaitedReadsWaitIsRefused} and
+ * {@code shouldRefuse503AndGiveTheCallersPlaceBackWhenTheReadAtRegistrationIsRefused}.
  */
 @ApiIntegrationTest
 @ExtendWith(OutputCaptureExtension.class)
 class ProjectionWaitDatabaseRefusalIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
+
+    /** How long a wait the database refuses to end lasts, in seconds: far beyond starting the refusal. */
+    private static final int WAIT = 10;
 
     /** How the test makes the database refuse the API's next read of the projection, and the reason it then counts. */
     enum Refusal {
@@ -65,6 +81,7 @@ class ProjectionWaitDatabaseRefusalIntegrationTests {
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "2");
         registry.add("spring.datasource.hikari.connection-timeout", () -> "400");
         registry.add("api.assignment.recheck-interval", () -> "1h");
+        registry.add("api.assignment.max-wait", () -> "1m");
         // one wait per caller: a place not given back would refuse the caller's next wait (429)
         registry.add("api.assignment.max-waiters-per-subject", () -> "1");
     }
@@ -77,6 +94,12 @@ class ProjectionWaitDatabaseRefusalIntegrationTests {
 
     @Autowired
     DataSource pool;
+
+    @Autowired
+    ProjectionWaits waits;
+
+    @Autowired
+    UnhandledFailures failures;
 
     private final JdbcTemplate jdbc = DB.jdbc();
     private final String worker = TestTokens.caseworker("w-1").token();
@@ -125,7 +148,7 @@ class ProjectionWaitDatabaseRefusalIntegrationTests {
         DatabaseBusyReplies busy = DatabaseBusyReplies.expect(meters, refusal.reason);
 
         // When its wait ends while the database refuses the read that follows
-        Reply reply = refusedOnceWaiting(heldPatch(placement, 3), refusal);
+        Reply reply = refusedOnceWaiting(heldPatch(placement, WAIT), refusal);
 
         // Then 503, nothing written, the wait given back
         busy.assertAnswered(reply, output);
@@ -143,13 +166,41 @@ class ProjectionWaitDatabaseRefusalIntegrationTests {
 
         // When its wait ends while the database refuses the read that follows
         Reply reply = refusedOnceWaiting(ApiClient.request("GET",
-                "/cases/" + caseId + "/assignment?min_revision=2&wait=PT3S").token(worker), refusal);
+                "/cases/" + caseId + "/assignment?min_revision=2&wait=PT" + WAIT + "S").token(worker), refusal);
 
         // Then 503, and the caller may wait again
         busy.assertAnswered(reply, output);
         awaitNoWaiter();
         Reply again = api.get("/cases/" + caseId + "/assignment?min_revision=2&wait=PT1S", worker);
         assertThat(again.status()).as("a second wait within the caller's one: " + again).isEqualTo(409);
+    }
+
+    @Test
+    void shouldRefuse503AndGiveTheCallersPlaceBackWhenTheReadAtRegistrationIsRefused() throws Exception {
+        // Given w-1's case at revision 1, and w-1 allowed one wait
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        WaiterAdmission.Holder w1 = new WaiterAdmission.Holder("georgia", "w-1");
+
+        // When w-1 is admitted a wait while every connection of the pool is held, so that its read at registration fails
+        Throwable refused;
+        try (PoolSessions.Held held = PoolSessions.holdEvery(pool)) {
+            refused = catchThrowable(() -> waits.await(caseId, 2, Duration.ofSeconds(WAIT), w1, false));
+        }
+
+        // Then the refusal is answered 503, and w-1's place is given back: none held, its next wait admitted
+        assertThat(refused).isNotNull().isNotInstanceOf(ApiProblem.class);
+        ApiProblem answer = failures.answer(refused, new MockHttpServletRequest("PATCH", "/placements/" + caseId));
+        assertThat(answer.code()).isEqualTo(ProblemCode.DATABASE_BUSY);
+        assertThat(answer.code().status().value()).isEqualTo(503);
+        assertThat(waiters()).isZero();
+        ProjectionWaits.Wait again = waits.await(caseId, 2, Duration.ofSeconds(WAIT), w1, false);
+        try {
+            assertThat(again.answer()).as("waiting, not refused nor answered").isNotDone();
+            assertThat(waiters()).isEqualTo(1);
+        } finally {
+            again.release().run();
+        }
+        awaitNoWaiter();
     }
 
     /**
@@ -200,7 +251,11 @@ class ProjectionWaitDatabaseRefusalIntegrationTests {
 
     private void awaitNoWaiter() {
         Awaitility.await("every wait given back").atMost(Duration.ofSeconds(10))
-                .until(() -> meters.get(ProjectionWaits.WAITERS_METRIC).gauge().value() == 0);
+                .until(() -> waiters() == 0);
+    }
+
+    private double waiters() {
+        return meters.get(ProjectionWaits.WAITERS_METRIC).gauge().value();
     }
 
     private double registrationReads() {
