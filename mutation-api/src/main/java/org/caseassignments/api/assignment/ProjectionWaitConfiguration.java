@@ -4,6 +4,7 @@ import java.util.List;
 
 import jakarta.servlet.DispatcherType;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.problem.UnhandledFailures;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,9 +20,10 @@ class ProjectionWaitConfiguration {
     @Bean
     FilterRegistrationBean<ProjectionWaitFilter> projectionWaitFilter(CaseAssignments assignments, PolicyEngine policy,
                                                                  List<HeldWrites> held, ProjectionWaits waits,
-                                                                 AssignmentProperties properties) {
+                                                                 AssignmentProperties properties,
+                                                                 UnhandledFailures failures) {
         FilterRegistrationBean<ProjectionWaitFilter> registration = new FilterRegistrationBean<>(
-                new ProjectionWaitFilter(assignments, policy, held, waits, properties.maxWait()));
+                new ProjectionWaitFilter(assignments, policy, held, waits, properties.maxWait(), failures));
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         registration.setDispatcherTypes(DispatcherType.REQUEST);
         registration.setAsyncSupported(true);

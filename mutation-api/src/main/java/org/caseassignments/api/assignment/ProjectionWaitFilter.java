@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -23,6 +24,7 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemWriter;
+import org.caseassignments.api.problem.UnhandledFailures;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.store.CaseIds;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -42,6 +44,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * record it writes (for a create, the case's assignment); to others it names neither. A held write counts under
  * the waiters' caps (429 {@code TOO_MANY_WAITERS}), and a case the projection does not know yet is waited for only
  * within the caller's allowance.
+ *
+ * <p>This filter reads the database outside the handlers, before the wait and again after it: a read that fails is
+ * answered as a handler meeting the failure would answer it ({@link UnhandledFailures}: 503 {@code DATABASE_BUSY}
+ * when the database refused for its own state, else 500), never passed to the container nor ended without a body,
+ * and a wait it had registered is given back.
  */
 final class ProjectionWaitFilter extends OncePerRequestFilter {
 
@@ -66,9 +73,11 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
     private final Map<String, HeldWrites> held;
     private final ProjectionWaits waits;
     private final Duration maxWait;
+    private final UnhandledFailures failures;
 
     ProjectionWaitFilter(CaseAssignments assignments, PolicyEngine policy, List<HeldWrites> held, ProjectionWaits waits,
-                         Duration maxWait) {
+                         Duration maxWait, UnhandledFailures failures) {
+        this.failures = failures;
         this.assignments = assignments;
         this.policy = policy;
         this.held = held.stream().collect(Collectors.toUnmodifiableMap(HeldWrites::collection, h -> h));
@@ -93,20 +102,21 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
             // A malformed wait is refused on every write, also one without the header: never silently ignored.
             wait = wait(Collections.list(request.getHeaders(PREFER)));
             if (request.getHeader(HEADER) == null) {
-                chain.doFilter(request, response);
-                return;
+                target = null;
+                minRevision = 0;
+            } else {
+                minRevision = minRevision(Collections.list(request.getHeaders(HEADER)));
+                target = target(request.getRequestURI());
             }
-            minRevision = minRevision(Collections.list(request.getHeaders(HEADER)));
-            target = target(request.getRequestURI());
-        } catch (ApiProblem problem) {
-            ProblemWriter.write(request, response, problem);
+        } catch (RuntimeException e) {
+            ProblemWriter.write(request, response, problem(e, request));
             return;
         }
         Optional<Caller> caller = Caller.authenticated();
         if (target == null || caller.isEmpty() || target.assignment().revision() >= minRevision
                 || target.assignment().known() && !policy.allows(caller.get(), Action.READ, target.assignment().resource())
                 || !target.assignment().known() && target.ofRecord()) {
-            // Nothing to wait for, or nothing to tell: the record is missing or deleted (404), the caller
+            // Nothing to wait for, or nothing to tell: no header, the record missing or deleted (404), the caller
             // unauthenticated (401), the revision reached, the case's assignment not the caller's to read (403), or
             // a record whose case the projection does not know, so that no one can be authorized to wait for it
             // nor be told its case: the handler answers as always.
@@ -120,18 +130,25 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
             }
             held = waits.await(target.assignment().caseId(), minRevision, wait,
                     WaiterAdmission.Holder.of(caller.get()), !target.assignment().known());
-        } catch (ApiProblem problem) {
-            ProblemWriter.write(request, response, problem);
+        } catch (RuntimeException e) {
+            ProblemWriter.write(request, response, problem(e, request));
             return;
         }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
-        async.addListener(releasing(held));
+        AtomicBoolean ended = new AtomicBoolean();
+        async.addListener(releasing(held, ended));
         held.answer().whenComplete((reached, error) -> {
+            if (ended.get()) {
+                // the client went away, or the request ended otherwise: no read for no one, no write to a response
+                // the container may already be reusing
+                return;
+            }
             if (reached != null && reached.isPresent()) {
                 async.dispatch();
                 return;
             }
+            ApiProblem answer;
             try {
                 Target now = target(request.getRequestURI());
                 if (now != null && now.assignment().revision() >= minRevision) {
@@ -139,8 +156,13 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
                     async.dispatch();
                     return;
                 }
-                ProblemWriter.write(request, (HttpServletResponse) async.getResponse(),
-                        behind(caller.get(), now == null ? target : now, minRevision, wait));
+                answer = behind(caller.get(), now == null ? target : now, minRevision, wait);
+            } catch (RuntimeException e) {
+                // the read after the wait failed: the same answer as any request meeting that failure, never a 2xx
+                answer = problem(e, request);
+            }
+            try {
+                ProblemWriter.write(request, (HttpServletResponse) async.getResponse(), answer);
             } catch (IOException | RuntimeException e) {
                 logger.warn("Could not answer a write whose projection wait ended: " + e.getMessage());
             }
@@ -148,21 +170,36 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         });
     }
 
-    /** Gives the wait up when its client goes away, or the request ends in any other way. */
-    private static AsyncListener releasing(ProjectionWaits.Wait held) {
+    /**
+     * What a failure met here answers: a problem raised as one (a malformed header, the waiters' caps, 409), or what
+     * a handler meeting the same failure would answer, 503 {@code DATABASE_BUSY} when the database refused to read
+     * the record or its case.
+     */
+    private ApiProblem problem(RuntimeException failure, HttpServletRequest request) {
+        return failure instanceof ApiProblem problem ? problem : failures.answer(failure, request);
+    }
+
+    /**
+     * Gives the wait up when its client goes away, or the request ends in any other way, and marks the request
+     * {@code ended} first, so that the wait's end reads and writes nothing for it.
+     */
+    private static AsyncListener releasing(ProjectionWaits.Wait held, AtomicBoolean ended) {
         return new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
+                ended.set(true);
                 held.release().run();
             }
 
             @Override
             public void onTimeout(AsyncEvent event) {
+                ended.set(true);
                 held.release().run();
             }
 
             @Override
             public void onError(AsyncEvent event) {
+                ended.set(true);
                 held.release().run();
             }
 

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.caseassignments.api.policy.PolicyDenied;
@@ -42,19 +41,18 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
  * a stable {@code code}, except a policy denial (403, empty body: nothing says which rule denied).
  * Unexpected failures are logged and answered 500 without internals: no SQL, no constraint names; the database
  * refusing for its own state (busy, a lock or statement timeout, a deadlock, the connection or the pool) is 503
- * {@code DATABASE_BUSY} with {@code Retry-After} ({@link DatabaseBusy}).
+ * {@code DATABASE_BUSY} with {@code Retry-After} ({@link DatabaseBusy}); both answered, logged and counted by
+ * {@link UnhandledFailures}, as they are outside the handlers.
  */
 @RestControllerAdvice
 class ErrorHandling extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
 
-    private static final String DEADLOCK = "40P01";
+    private final UnhandledFailures failures;
 
-    private final MeterRegistry meters;
-
-    ErrorHandling(MeterRegistry meters) {
-        this.meters = meters;
+    ErrorHandling(UnhandledFailures failures) {
+        this.failures = failures;
     }
 
     @ExceptionHandler(PolicyDenied.class)
@@ -85,36 +83,10 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
                 List.of(), request.getRequestURI());
     }
 
+    /** Whatever no other handler answers: 503 when the database refused for its own state, else 500. */
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
-        DatabaseBusy busy = DatabaseBusy.of(e);
-        if (busy != null) {
-            return databaseBusy(busy, e, request);
-        }
-        log.error("Unhandled failure on {} {}", request.getMethod(), request.getRequestURI(), e);
-        return respond(ProblemCode.INTERNAL_ERROR, "The request failed on the server and changed nothing it reported; "
-                + "retry later, and report the time and path if it persists", List.of(), request.getRequestURI());
-    }
-
-    /**
-     * 503 {@code DATABASE_BUSY} with {@code Retry-After}: the database refused for its own state, not the request's.
-     * One warning with the SQLSTATE and the server's first line (never the statement; an error for a deadlock, a
-     * lock-order defect), one count per SQLSTATE.
-     */
-    private ResponseEntity<Object> databaseBusy(DatabaseBusy busy, Exception e, HttpServletRequest request) {
-        SQLException sql = causedBy(e, SQLException.class);
-        String cause = sql == null ? e.getClass().getSimpleName()
-                : String.valueOf(sql.getMessage()).lines().findFirst().orElse("");
-        // A deadlock is still a lock-order defect to fix, though the caller may retry it
-        if (DEADLOCK.equals(busy.reason())) {
-            log.error("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
-                    request.getRequestURI(), busy.reason(), cause);
-        } else {
-            log.warn("Database busy on {} {}: SQLSTATE {} ({}); answered 503 DATABASE_BUSY", request.getMethod(),
-                    request.getRequestURI(), busy.reason(), cause);
-        }
-        meters.counter("api.database.busy", "sqlstate", busy.reason()).increment();
-        return problem(busy, request);
+        return problem(failures.answer(e, request), request);
     }
 
     @Override
@@ -293,7 +265,7 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
                 ? servlet.getRequestURI() : "";
     }
 
-    private static <T extends Throwable> T causedBy(Throwable e, Class<T> type) {
+    static <T extends Throwable> T causedBy(Throwable e, Class<T> type) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (type.isInstance(cause)) {
                 return type.cast(cause);

@@ -1,10 +1,13 @@
 package org.caseassignments.api.problem;
 
+import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
@@ -16,6 +19,20 @@ class ProblemConfiguration {
     RequestRejectedHandler rejectedRequests(
             @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping handlers) {
         return new RejectedRequests(new AllowedMethods(handlers));
+    }
+
+    /**
+     * A failure any filter lets through, answered as in a handler: the outermost filter but the request id's, so that
+     * the answer and its log line carry the id.
+     */
+    @Bean
+    FilterRegistrationBean<UnhandledFailureFilter> unhandledFailureFilter(UnhandledFailures failures) {
+        FilterRegistrationBean<UnhandledFailureFilter> registration =
+                new FilterRegistrationBean<>(new UnhandledFailureFilter(failures));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.ERROR);
+        registration.setAsyncSupported(true);
+        return registration;
     }
 
     /** Tomcat's own error answers (before any filter runs) as problem documents. */

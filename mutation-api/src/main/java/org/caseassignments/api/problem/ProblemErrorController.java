@@ -17,14 +17,21 @@ import org.springframework.web.bind.annotation.RestController;
  * The error page: whatever ends in {@code sendError} or an exception outside the handlers (a filter,
  * the container) is answered with the same problem document as an error in a handler, instead of
  * Spring Boot's default JSON. Written directly, not through content negotiation, so that an
- * unusable {@code Accept} cannot turn the error into an empty one. A direct request for the page
- * is a 404 like any unknown path.
+ * unusable {@code Accept} cannot turn the error into an empty one. An exception is answered by
+ * {@link UnhandledFailures}, as in a handler: 503 {@code DATABASE_BUSY} when the database refused for its own
+ * state. A direct request for the page is a 404 like any unknown path.
  */
 @Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
+
+    private final UnhandledFailures failures;
+
+    ProblemErrorController(UnhandledFailures failures) {
+        this.failures = failures;
+    }
 
     @RequestMapping("${server.error.path:/error}")
     void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -39,13 +46,19 @@ class ProblemErrorController implements ErrorController {
                     "The query string or form parameters are not validly percent-encoded");
             return;
         }
+        if (failure instanceof Throwable unexpected && code == 500) {
+            // an exception outside UnhandledFailureFilter's reach: answered as a handler's would be, 503 when the
+            // database refused
+            ProblemWriter.write(request, response, failures.answer(unexpected, request));
+            return;
+        }
         if (failure instanceof Throwable unexpected) {
             log.error("Unhandled failure on {} {}", request.getMethod(),
                     request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI), unexpected);
         }
         ProblemCode problem = ProblemCode.forStatus(code);
         ProblemWriter.write(request, response, problem, code, code >= 500
-                ? "The request failed on the server; retry later, and report the request id if it persists"
+                ? UnhandledFailures.FAILED
                 : problem.title() + " (" + code + ")");
     }
 }

@@ -1,24 +1,17 @@
 package org.caseassignments.api.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
+import org.caseassignments.api.testsupport.DatabaseBusyReplies;
 import org.caseassignments.api.testsupport.OpenTransaction;
+import org.caseassignments.api.testsupport.PoolSessions;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -94,12 +87,13 @@ class DatabaseBusyIntegrationTests {
         UUID home = Rows.fosterHome().insert(jdbc);
         jdbc.execute("ALTER DATABASE " + DB.name() + " SET " + timeout + " = '300ms'");
         newSessions(timeout, "300ms");
+        DatabaseBusyReplies busy = DatabaseBusyReplies.expect(meters, sqlState);
 
         // When the home is updated while another transaction holds its row
         Reply reply = updateWhileAnotherTransactionHoldsTheRow(home);
 
         // Then nothing was written, and the answer says to come back
-        assertDatabaseBusy(reply, sqlState, output);
+        busy.assertAnswered(reply, output);
         assertThat(jdbc.queryForObject("SELECT name FROM foster_homes WHERE id = ?", String.class, home))
                 .isEqualTo("Maple House");
     }
@@ -109,21 +103,13 @@ class DatabaseBusyIntegrationTests {
             throws Exception {
         // Given every connection of the API's pool held
         UUID home = Rows.fosterHome().insert(jdbc);
-        List<Connection> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < 2; i++) {
-                held.add(pool.getConnection());
-            }
-
+        DatabaseBusyReplies busy = DatabaseBusyReplies.expect(meters, "pool-timeout");
+        try (PoolSessions.Held held = PoolSessions.holdEvery(pool)) {
             // When a home is read
             Reply reply = api.get("/foster-homes/" + home, admin);
 
             // Then
-            assertDatabaseBusy(reply, "pool-timeout", output);
-        } finally {
-            for (Connection connection : held) {
-                connection.close();
-            }
+            busy.assertAnswered(reply, output);
         }
     }
 
@@ -135,57 +121,7 @@ class DatabaseBusyIntegrationTests {
         }
     }
 
-    private void assertDatabaseBusy(Reply reply, String reason, CapturedOutput output) {
-        assertThat(reply.status()).as(reply.toString()).isEqualTo(503);
-        assertThat(reply.code()).isEqualTo("DATABASE_BUSY");
-        if ("57014".equals(reason)) {
-            assertThat(reply.header("Retry-After")).as("a statement timeout promises no faster retry").isEmpty();
-        } else {
-            assertThat(reply.header("Retry-After")).hasValue("1");
-        }
-        assertThat(reply.body()).doesNotContainIgnoringCase("select").doesNotContainIgnoringCase("update")
-                .doesNotContain("foster_homes", "SQLSTATE", "canceling", reason);
-        assertThat(meters.counter("api.database.busy", "sqlstate", reason).count()).isOne();
-        assertThat(output.getAll().lines().filter(line -> line.contains("answered 503 DATABASE_BUSY")).toList())
-                .singleElement().asString().contains("WARN").contains("SQLSTATE " + reason);
-        assertThat(output.getAll()).doesNotContain("Unhandled failure");
-    }
-
-    /**
-     * The pool's sessions ended until every one reads {@code setting} as {@code value}: a session the pool was already
-     * opening when the database's settings changed started with the old value, and is replaced too.
-     */
     private void newSessions(String setting, String value) {
-        HikariDataSource hikari = (HikariDataSource) pool;
-        hikari.getHikariPoolMXBean().softEvictConnections();
-        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                .until(() -> everySessionReads(hikari, setting, value));
-    }
-
-    /** Borrows every connection of the pool at once; evicts each whose session reads another value. */
-    private static boolean everySessionReads(HikariDataSource hikari, String setting, String value)
-            throws SQLException {
-        List<Connection> borrowed = new ArrayList<>();
-        List<Connection> stale = new ArrayList<>();
-        try {
-            while (borrowed.size() + stale.size() < hikari.getMaximumPoolSize()) {
-                Connection connection = hikari.getConnection();
-                borrowed.add(connection);
-                try (Statement statement = connection.createStatement();
-                     ResultSet shown = statement.executeQuery("SELECT current_setting('" + setting + "')")) {
-                    shown.next();
-                    if (!value.equals(shown.getString(1))) {
-                        borrowed.remove(connection);
-                        stale.add(connection);
-                    }
-                }
-            }
-        } finally {
-            stale.forEach(hikari::evictConnection);
-            for (Connection connection : borrowed) {
-                connection.close();
-            }
-        }
-        return stale.isEmpty();
+        PoolSessions.reading(pool, setting, value);
     }
 }
