@@ -47,6 +47,16 @@ record Ruleset(String jurisdiction, String version, List<Rule> rules, String ori
     }
 
     /**
+     * Whether no resource of {@code type} can be allowed {@code action} under the claims of {@code activation}: every
+     * rule for them holds for no resource ({@link Rule#holdsForNoResource}). When any may hold for some, each resource
+     * is decided by {@link #evaluate}, which reports a failing rule as it does today.
+     */
+    boolean allowsNone(ResourceType type, Action action, Map<String, Object> activation) {
+        return rules.stream().filter(rule -> rule.appliesTo(type, action))
+                .allMatch(rule -> rule.holdsForNoResource(activation));
+    }
+
+    /**
      * The resource fields the rules for {@code type} and {@code action} read, all of them, not only the
      * allowing rule's: the inputs a decision of this ruleset consumed, which the update path compares
      * under the row lock.

@@ -11,7 +11,9 @@ import java.util.UUID;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
+import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -222,6 +224,33 @@ class ListPagesIntegrationTests {
             assertThat(reply.code()).as(misused + " " + reply).isEqualTo("VALIDATION_FAILED");
         }
         assertThat(api.get("/cases/" + one + "/placements?cursor=" + placements, worker).status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAnswerARoleThatMayReadNoRecordOfACaseItsEmptyPageWithoutReadingTheList() {
+        // Given a case with placements and kinship options, and an auditor, who reads none of either
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        for (int i = 0; i < 4; i++) {
+            Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        }
+        String auditor = TestTokens.subject("au-1").roles("auditor").token();
+        Backends backends = new Backends(jdbc);
+
+        for (String list : List.of("placements", "kinship_options")) {
+            // When the auditor lists them while the list's table is locked
+            Reply page;
+            try (OpenTransaction lock = OpenTransaction.begin(DB.dataSource(),
+                    tx -> tx.execute("LOCK TABLE " + list + " IN ACCESS EXCLUSIVE MODE")).awaitWork()) {
+                page = backends.answeredWithoutWaitingFor(lock, api, ApiClient.request("GET",
+                        "/cases/" + caseId + "/" + list.replace('_', '-') + "?limit=1").token(auditor));
+            }
+
+            // Then the case is decided (its own jurisdiction's) and the empty last page answered without a read
+            assertThat(page.status()).as(list + " " + page).isEqualTo(200);
+            assertThat(page.json().path("items").size()).isZero();
+            assertThat(page.text("next_cursor")).isNull();
+        }
     }
 
     /** The cursor with its character at {@code at} replaced by another of the base64url alphabet. */
