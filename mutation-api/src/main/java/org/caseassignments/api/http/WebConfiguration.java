@@ -15,9 +15,11 @@ class WebConfiguration implements WebMvcConfigurer {
 
     private final IfMatchInterceptor ifMatch = new IfMatchInterceptor();
 
+    /** A missing If-Match first (428 before anything else), then the query parameters the operation does not take. */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(ifMatch);
+        registry.addInterceptor(new DeclaredQueryParameters());
     }
 
     @Override

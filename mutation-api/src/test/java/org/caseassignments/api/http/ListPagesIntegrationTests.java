@@ -253,6 +253,49 @@ class ListPagesIntegrationTests {
         }
     }
 
+    @Test
+    void shouldRefuseAQueryParameterAListDoesNotTakeInsteadOfListingUnfiltered() {
+        // Given one of every list's rows
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+        Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+        Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String admin = TestTokens.admin("a-1").token();
+        String auditor = TestTokens.subject("au-1").roles("auditor").token();
+
+        // When each list is asked with a parameter it does not take: misspelt, or another list's
+        for (String[] asked : new String[][] {
+                {"/foster-homes?licence_status=ACTIVE", admin, "licence_status"},
+                {"/foster-homes/" + home + "/placements?statuss=ACTIVE&limit=1", admin, "statuss"},
+                {"/cases/" + caseId + "/placements?status=ACTIVE", admin, "status"},
+                {"/cases/" + caseId + "/kinship-options?approved=true", admin, "approved"},
+                {"/cases/" + caseId + "/assignment/history?limitt=1", admin, "limitt"},
+                {"/audit?resource=" + home, auditor, "resource"}}) {
+            Reply reply = api.get(asked[0], asked[1]);
+
+            // Then 400, naming it and what the list takes, instead of the unfiltered list
+            assertThat(reply.status()).as(asked[0] + " " + reply).isEqualTo(400);
+            assertThat(reply.code()).isEqualTo("VALIDATION_FAILED");
+            assertThat(reply.json().path("errors").valueStream().map(error -> error.path("field").asString()))
+                    .as(reply.toString()).containsExactly(asked[2]);
+            assertThat(reply.json().path("errors").get(0).path("message").asString()).contains("limit")
+                    .contains("cursor");
+        }
+
+        // And the parameters each list takes, the paging's and the tracing headers, keep working
+        for (String[] asked : new String[][] {
+                {"/foster-homes?license_status=ACTIVE&admin_unit=unit-1&limit=1&", admin},
+                {"/foster-homes/" + home + "/placements?status=PROPOSED&limit=1", admin},
+                {"/cases/" + caseId + "/placements?limit=1", admin},
+                {"/cases/" + caseId + "/kinship-options?limit=1", admin},
+                {"/cases/" + caseId + "/assignment/history?limit=1", admin},
+                {"/audit?resource_id=" + home + "&limit=1", auditor}}) {
+            Reply reply = api.send(ApiClient.request("GET", asked[0]).token(asked[1]).header("X-Request-Id", "listed-1")
+                    .header("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+            assertThat(reply.status()).as(asked[0] + " " + reply).isEqualTo(200);
+        }
+    }
+
     /** The cursor with its character at {@code at} replaced by another of the base64url alphabet. */
     private static String tampered(String cursor, int at) {
         char replacement = cursor.charAt(at) == 'A' ? 'B' : 'A';

@@ -164,6 +164,25 @@ class RequestValidationIntegrationTests {
         }
     }
 
+    @Test
+    void shouldRefuseAQueryParameterTheOperationDoesNotTakeBeforeItWritesOrAnswersAnything() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+
+        Reply dryRun = api.send(ApiClient.request("PATCH", "/foster-homes/" + home + "?dry_run=true").token(admin)
+                .ifMatch(TestETags.fosterHome(home, 1)).json("{\"name\": \"Oak\"}"));
+        Reply misspelt = api.get("/cases/" + caseId + "/assignment?as_of_revison=0", admin);
+        Reply single = api.get("/foster-homes/" + home + "?fields=name&fields=id", admin);
+
+        assertInvalid(dryRun, "dry_run");
+        assertThat(message(dryRun)).contains("takes no query parameter");
+        assertThat(jdbc.queryForObject("SELECT name FROM foster_homes WHERE id = ?", String.class, home))
+                .isNotEqualTo("Oak");
+        assertInvalid(misspelt, "as_of_revison");
+        assertThat(message(misspelt)).contains("as_of_revision").contains("min_revision").contains("wait");
+        assertInvalid(single, "fields");
+    }
+
     private UUID placement() {
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
         return Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
