@@ -44,6 +44,8 @@ public final class PolicyEngine {
     static final Set<String> CLAIMS = Set.of("sub", Caller.ROLES, Caller.JURISDICTION, Caller.ADMIN_UNITS);
 
     private static final Logger decisions = LoggerFactory.getLogger(DECISION_LOG);
+    /** How much of a denial's reason a page's line carries. */
+    private static final int PAGE_REASON = 300;
 
     private final RulesetRegistry registry;
     private final MeterRegistry meters;
@@ -111,8 +113,10 @@ public final class PolicyEngine {
     /**
      * The rows of one page of a list that the caller may read, in their order, each decided as its single read is
      * ({@link #allows}), all by one version of the ruleset. The page is logged as one line (INFO): how many rows were
-     * decided, allowed, denied and denied over budget, and the first and last row's ids; each row's decision only at
-     * DEBUG. Every decision is counted.
+     * decided, allowed, denied, denied over budget and denied by a rule that failed to evaluate, the first and last
+     * row's ids, and the first reason a row was denied for other than no rule allowing it (the rule and its message,
+     * cut to {@value #PAGE_REASON} characters): what a runbook looks for is named at INFO, once per page. Each row's
+     * decision only at DEBUG. Every decision is counted.
      *
      * @param type the list's type, named in the line even when the page is empty
      */
@@ -120,21 +124,37 @@ public final class PolicyEngine {
         Optional<Ruleset> ruleset = registry.forJurisdiction(caller.jurisdiction());
         List<R> allowed = new ArrayList<>();
         int overBudget = 0;
+        int failed = 0;
+        String reason = null;
         for (R row : rows) {
             Decision decision = evaluate(caller, Action.READ, resourceOf.apply(row), "current", ruleset, true);
             if (decision.allowed()) {
                 allowed.add(row);
-            } else if (decision.overBudget()) {
+                continue;
+            }
+            if (decision.overBudget()) {
                 overBudget++;
+            } else if (decision.ruleFailed()) {
+                failed++;
+            }
+            if (reason == null && !Ruleset.NO_RULE_ALLOWS.equals(decision.reason())) {
+                reason = cut(decision.reason());
             }
         }
         decisions.info("decision=PAGE jurisdiction={} ruleset_version={} action={} resource={} rows={} allowed={} "
-                        + "denied={} over_budget={} first={} last={} sub={} roles={}", caller.jurisdiction(),
-                ruleset.map(Ruleset::version).orElse(null), Action.READ.wireName(), type.wireName(), rows.size(),
-                allowed.size(), rows.size() - allowed.size(), overBudget,
+                        + "denied={} over_budget={} failed={} first={} last={} sub={} roles={} reason=\"{}\"",
+                caller.jurisdiction(), ruleset.map(Ruleset::version).orElse(null), Action.READ.wireName(),
+                type.wireName(), rows.size(), allowed.size(), rows.size() - allowed.size(), overBudget, failed,
                 rows.isEmpty() ? null : resourceOf.apply(rows.get(0)).id(),
-                rows.isEmpty() ? null : resourceOf.apply(rows.get(rows.size() - 1)).id(), caller.sub(), caller.roles());
+                rows.isEmpty() ? null : resourceOf.apply(rows.get(rows.size() - 1)).id(), caller.sub(), caller.roles(),
+                reason == null ? "" : reason);
         return allowed;
+    }
+
+    /** A reason as a page's line carries it: at most {@value #PAGE_REASON} characters, never half of one. */
+    private static String cut(String reason) {
+        return reason.codePointCount(0, reason.length()) <= PAGE_REASON ? reason
+                : reason.substring(0, reason.offsetByCodePoints(0, PAGE_REASON)) + "…";
     }
 
     /**

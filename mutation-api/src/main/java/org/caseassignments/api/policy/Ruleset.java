@@ -20,6 +20,9 @@ import dev.cel.runtime.CelEvaluationListener;
  */
 record Ruleset(String jurisdiction, String version, List<Rule> rules, String origin, EvaluationBudget budget) {
 
+    /** The reason of a denial no rule failed in: every rule evaluated, none allowed. */
+    static final String NO_RULE_ALLOWS = "no rule allows";
+
     Decision evaluate(ResourceType type, Action action, Map<String, Object> activation) {
         String allowedBy = null;
         for (Rule rule : rules) {
@@ -43,7 +46,7 @@ record Ruleset(String jurisdiction, String version, List<Rule> rules, String ori
                 allowedBy = rule.id();
             }
         }
-        return allowedBy == null ? Decision.deny(this, "no rule allows") : Decision.allow(this, allowedBy);
+        return allowedBy == null ? Decision.deny(this, NO_RULE_ALLOWS) : Decision.allow(this, allowedBy);
     }
 
     /**
