@@ -10,10 +10,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import com.zaxxer.hikari.HikariDataSource;
-import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
@@ -26,11 +23,7 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,7 +35,6 @@ import tools.jackson.databind.JsonNode;
  * cursors, each item with its ETag, and what a hostile caller tries against them.
  */
 @ApiIntegrationTest
-@ExtendWith(OutputCaptureExtension.class)
 class FosterHomeRosterIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -354,44 +346,6 @@ class FosterHomeRosterIntegrationTests {
     }
 
     @Test
-    void shouldLogAPageOfDecisionsAsOneLineWhateverItsSize(CapturedOutput output) {
-        // Given a full page of homes, and of placements in one of them, one of which a caseworker may read
-        UUID mine = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
-        UUID theirs = Cases.assignedTo(jdbc, "w-2", "s-2", 1);
-        UUID home = Rows.fosterHome().capacity(null).insert(jdbc);
-        Rows.fosterHome().insert(jdbc);
-        Rows.fosterHome().insert(jdbc);
-        Rows.placement(mine).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
-        for (int i = 0; i < 2; i++) {
-            Rows.placement(theirs).worker("w-2").supervisor("s-2").revision(1).in(home).insert(jdbc);
-        }
-        Logger decisions = (Logger) LoggerFactory.getLogger(PolicyEngine.DECISION_LOG);
-        Level level = decisions.getLevel();
-        decisions.setLevel(Level.INFO); // as in production; tests log warnings only
-        try {
-            // When the roster and the home's placements are listed, a page each
-            int start = output.getOut().length();
-            Reply homes = api.get("/foster-homes", admin);
-            List<String> rosterLines = decisionLines(output, start);
-            start = output.getOut().length();
-            Reply placements = api.get("/foster-homes/" + home + "/placements", TestTokens.caseworker("w-1").token());
-            List<String> placementLines = decisionLines(output, start);
-
-            // Then one line for the page (and one for the home the placements are decided on), not one per row
-            assertThat(homes.json().path("items").size()).isEqualTo(3);
-            assertThat(rosterLines).singleElement().asString().contains("decision=PAGE").contains("resource=foster_home ")
-                    .contains("rows=3 allowed=3 denied=0");
-            assertThat(placements.json().path("items").size()).isOne();
-            assertThat(placementLines).hasSize(2);
-            assertThat(placementLines.get(0)).contains("decision=ALLOW").contains("resource=foster_home/" + home);
-            assertThat(placementLines.get(1)).contains("decision=PAGE").contains("resource=placement ")
-                    .contains("rows=3 allowed=1 denied=2").contains("sub=w-1");
-        } finally {
-            decisions.setLevel(level);
-        }
-    }
-
-    @Test
     void shouldKeepACursorToItsJurisdictionAndItsHomeWhenTheHomeMovesToAnother() {
         // Given a georgia admin's cursors into the roster, just after the first home, and into that home's placements
         UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
@@ -419,10 +373,6 @@ class FosterHomeRosterIntegrationTests {
         assertThat(georgian.body()).isEmpty();
         assertThat(texan.code()).as(texan.toString()).isEqualTo("VALIDATION_FAILED");
         assertThat(api.get("/foster-homes/" + first + "/placements?limit=1", texas).status()).isEqualTo(200);
-    }
-
-    private static List<String> decisionLines(CapturedOutput output, int from) {
-        return output.getOut().substring(from).lines().filter(line -> line.contains("decision=")).toList();
     }
 
     private List<Reply> pages(String first, String token) {
