@@ -5,6 +5,7 @@ import java.util.Map;
 import java.nio.ByteBuffer;
 import java.util.UUID;
 
+import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
@@ -18,7 +19,7 @@ import org.caseassignments.api.write.Versioned;
 record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus licenseStatus, String adminUnit,
                   Integer capacity, long rowVersion, Instant createdAt, Instant updatedAt, String jurisdiction,
                   int activePlacements)
-        implements Versioned, InFosterHome {
+        implements Versioned, InFosterHome, ListPage.Row {
 
     /** The one builder of what the policy sees of a foster home: no case, no assignment, two attributes. */
     static ResourceRef resource(UUID id, String adminUnit, LicenseStatus licenseStatus, String jurisdiction) {
@@ -35,7 +36,8 @@ record FosterHome(UUID id, String name, String licenseNumber, LicenseStatus lice
         return activePlacements == 0 ? new byte[0] : ByteBuffer.allocate(Long.BYTES).putLong(activePlacements).array();
     }
 
-    ResourceRef resource() {
+    @Override
+    public ResourceRef resource() {
         return resource(id, adminUnit, licenseStatus, jurisdiction);
     }
 

@@ -24,6 +24,7 @@ import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedUpdate;
@@ -112,7 +113,8 @@ class FosterHomeController {
     /**
      * The roster: the homes of the caller's jurisdiction the caller may read, in creation order, each with its ETag.
      * Only the caller's jurisdiction's homes are read at all, so another's neither show nor move the cursor; a home
-     * the ruleset does not let the caller read is left out of its page (decision 45).
+     * the ruleset does not let the caller read is left out of its page, and a caller who may read no home at all gets
+     * the empty last page without a read (decision 45).
      *
      * @param licenseStatus homes with this licence status
      * @param adminUnit     homes of this admin unit
@@ -137,9 +139,7 @@ class FosterHomeController {
             @RequestParam(name = "cursor", required = false) String cursor) {
         RosterFilter filter = RosterFilter.of(licenseStatus, adminUnit, minRoom);
         ListPage.Query query = paging.query(filter.scope(caller.jurisdiction()), limit, cursor);
-        return paging.page(query, homes.list(caller.jurisdiction(), filter, query),
-                home -> new ListPage.Position(home.createdAt(), home.id()),
-                home -> policy.allows(caller, Action.READ, home.resource()),
+        return paging.page(caller, query, ResourceType.FOSTER_HOME, () -> homes.list(caller.jurisdiction(), filter, query),
                 home -> FosterHomeResponse.of(home, etag(home)));
     }
 

@@ -93,7 +93,8 @@ final class DocumentedResponses implements OperationCustomizer {
         }
         boolean caseScopedWrite = method != RequestMethod.GET
                 && (path.contains("/placements") || path.contains("/kinship-options"));
-        problem(responses, "400", "Invalid path parameters, headers or body (VALIDATION_FAILED, MALFORMED_REQUEST, "
+        problem(responses, "400", "Invalid path or query parameters (a query parameter the operation does not take "
+                + "included), headers or body (VALIDATION_FAILED, MALFORMED_REQUEST, "
                 + "MALFORMED_IF_MATCH, BAD_REQUEST" + (method == RequestMethod.POST ? ", IDEMPOTENCY_KEY_REQUIRED" : "")
                 + ")");
         responses.addApiResponse("401", new ApiResponse().description("No valid bearer token (empty body)"));

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.caseassignments.api.policy.ResourceRef;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -17,11 +18,30 @@ import org.springframework.jdbc.core.RowMapper;
  */
 public record ListPage<T>(List<T> items, String nextCursor) {
 
+    /** The last page of a list the caller may read nothing of: no item, no cursor. */
+    static <T> ListPage<T> empty() {
+        return new ListPage<>(List.of(), null);
+    }
+
+    /** A listed row: its place in list order, and the resource its read is decided on. */
+    public interface Row {
+
+        Instant createdAt();
+
+        UUID id();
+
+        ResourceRef resource();
+    }
+
     /**
      * The position after the last row of a page: its creation time (to the microsecond, as PostgreSQL keeps it)
      * and id. Clients see it only sealed in a cursor bound to its list ({@link ListPaging}).
      */
     public record Position(Instant createdAt, UUID id) {
+
+        static Position of(Row row) {
+            return new Position(row.createdAt(), row.id());
+        }
 
         String encode(OpaqueCursor cursors, String list) {
             return cursors.encode(list, OpaqueCursor.micros(createdAt), id);

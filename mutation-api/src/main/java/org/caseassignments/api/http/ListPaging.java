@@ -4,15 +4,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.security.Caller;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads a list's {@code limit} and {@code cursor} and cuts the rows read into a page. A cursor is bound to the list it
- * was handed out for ({@link OpaqueCursor}): a case's placements are one list, its kinship options another, the foster
+ * Reads a list's {@code limit} and {@code cursor}, decides whether the caller may read anything of the list before
+ * reading it, and cuts the rows read into a page of what the caller may read. A cursor is bound to the list it was
+ * handed out for ({@link OpaqueCursor}): a case's placements are one list, its kinship options another, the foster
  * homes of one jurisdiction with one set of filters a third.
  */
 @Component
@@ -20,10 +24,12 @@ public class ListPaging {
 
     private final ListProperties properties;
     private final OpaqueCursor cursors;
+    private final PolicyEngine policy;
 
-    ListPaging(ListProperties properties, OpaqueCursor cursors) {
+    ListPaging(ListProperties properties, OpaqueCursor cursors, PolicyEngine policy) {
         this.properties = properties;
         this.cursors = cursors;
+        this.policy = policy;
     }
 
     /**
@@ -76,15 +82,22 @@ public class ListPaging {
     }
 
     /**
-     * @param rows       what the repository read for {@code query}, in list order
-     * @param positionOf a row's place in the list
-     * @param readable   whether the caller may see a row; the others are left out but still move the cursor
+     * One page of a list of rows of {@code type}, as the caller may see it. When the caller's ruleset lets it read no
+     * row of the type at all, nothing is read: the answer is the empty last page, whatever the list holds. Otherwise
+     * {@code read} reads the page's rows and one more, and each row is decided as its single read is: one the caller
+     * may not read is left out but still moves the cursor. The page's decisions are one log line.
+     *
+     * @param read what the repository reads for {@code query}, in list order
      */
-    public <R, T> ListPage<T> page(ListPage.Query query, List<R> rows, Function<R, ListPage.Position> positionOf,
-                                   Predicate<R> readable, Function<R, T> item) {
+    public <R extends ListPage.Row, T> ListPage<T> page(Caller caller, ListPage.Query query, ResourceType type,
+                                                        Supplier<List<R>> read, Function<R, T> item) {
+        if (policy.readsNone(caller, type)) {
+            return ListPage.empty();
+        }
+        List<R> rows = read.get();
         boolean more = rows.size() > query.limit();
         List<R> page = more ? rows.subList(0, query.limit()) : rows;
-        return new ListPage<>(page.stream().filter(readable).map(item).toList(),
-                more ? positionOf.apply(page.get(page.size() - 1)).encode(cursors, query.list()) : null);
+        return new ListPage<>(policy.readable(caller, type, page, ListPage.Row::resource).stream().map(item).toList(),
+                more ? ListPage.Position.of(page.get(page.size() - 1)).encode(cursors, query.list()) : null);
     }
 }

@@ -2,6 +2,7 @@ package org.caseassignments.api.http;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,10 +15,17 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class WebConfiguration implements WebMvcConfigurer {
 
     private final IfMatchInterceptor ifMatch = new IfMatchInterceptor();
+    private final DeclaredQueryParameters declaredQueryParameters;
 
+    WebConfiguration(MeterRegistry meters) {
+        this.declaredQueryParameters = new DeclaredQueryParameters(meters);
+    }
+
+    /** A missing If-Match first (428 before anything else), then the query parameters the operation does not take. */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(ifMatch);
+        registry.addInterceptor(declaredQueryParameters);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.ProjectedAssignment;
+import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
@@ -15,7 +16,8 @@ import org.caseassignments.api.write.Versioned;
 /** A live (not soft-deleted) kinship option row, with its case's assignment from the projection (decision 29). */
 record KinshipOption(UUID id, UUID caseId, String relativeName, String relationship, boolean approved,
                      AssignmentPair assignment, long assignmentRevision, long rowVersion, Instant createdAt,
-                     Instant updatedAt, String createdBy, String jurisdiction, boolean copyDiffers) implements Versioned, AssignmentCopy {
+                     Instant updatedAt, String createdBy, String jurisdiction, boolean copyDiffers) implements Versioned, AssignmentCopy,
+        ListPage.Row {
 
     /** The one builder of what the policy sees of a kinship option; its jurisdiction is its case's. */
     static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, boolean approved, String jurisdiction) {
@@ -23,7 +25,8 @@ record KinshipOption(UUID id, UUID caseId, String relativeName, String relations
                 assignment.supervisorSub(), Map.of("approved", approved), jurisdiction);
     }
 
-    ResourceRef resource() {
+    @Override
+    public ResourceRef resource() {
         return resource(id, caseId, assignment, approved, jurisdiction);
     }
 

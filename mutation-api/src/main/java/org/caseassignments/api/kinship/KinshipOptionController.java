@@ -18,6 +18,7 @@ import org.caseassignments.api.idempotency.Idempotency;
 import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
 import org.caseassignments.api.security.Caller;
@@ -105,9 +106,7 @@ class KinshipOptionController {
         lists.requireListable(caller, caseId, assignment -> KinshipOption.resource(null, caseId, assignment.pair(),
                 false, assignment.jurisdiction()));
         ListPage.Query query = paging.query("kinship-options", caseId, limit, cursor);
-        return paging.page(query, options.listByCase(caseId, query),
-                option -> new ListPage.Position(option.createdAt(), option.id()),
-                option -> policy.allows(caller, Action.READ, option.resource()),
+        return paging.page(caller, query, ResourceType.KINSHIP_OPTION, () -> options.listByCase(caseId, query),
                 option -> KinshipOptionResponse.of(option, etag(option)));
     }
 

@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.ProjectedAssignment;
+import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.http.Patch;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
@@ -20,7 +21,8 @@ import org.caseassignments.api.write.Versioned;
  */
 record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId, LocalDate startDate,
                  LocalDate endDate, AssignmentPair assignment, long assignmentRevision, long rowVersion,
-                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction, boolean copyDiffers) implements Versioned, AssignmentCopy, InFosterHome {
+                 Instant createdAt, Instant updatedAt, String createdBy, String jurisdiction, boolean copyDiffers) implements Versioned, AssignmentCopy, InFosterHome,
+        ListPage.Row {
 
     /** The one builder of what the policy sees of a placement, for stored rows, after-images and creates alike. */
     static ResourceRef resource(UUID id, UUID caseId, AssignmentPair assignment, PlacementStatus status,
@@ -29,7 +31,8 @@ record Placement(UUID id, UUID caseId, PlacementStatus status, UUID fosterHomeId
                 assignment.supervisorSub(), Map.of("status", status.name()), jurisdiction);
     }
 
-    ResourceRef resource() {
+    @Override
+    public ResourceRef resource() {
         return resource(id, caseId, assignment, status, jurisdiction);
     }
 

@@ -22,6 +22,7 @@ import org.caseassignments.api.idempotency.IdempotentCreate;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.FosterHomeReads;
 import org.caseassignments.api.policy.PolicyEngine;
+import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedCreate;
@@ -117,9 +118,7 @@ class PlacementController {
         lists.requireListable(caller, caseId, assignment -> Placement.resource(null, caseId, assignment.pair(),
                 PlacementStatus.PROPOSED, assignment.jurisdiction()));
         ListPage.Query query = paging.query("placements", caseId, limit, cursor);
-        return paging.page(query, placements.listByCase(caseId, query),
-                placement -> new ListPage.Position(placement.createdAt(), placement.id()),
-                placement -> policy.allows(caller, Action.READ, placement.resource()),
+        return paging.page(caller, query, ResourceType.PLACEMENT, () -> placements.listByCase(caseId, query),
                 placement -> PlacementResponse.of(placement, etag(placement)));
     }
 
@@ -145,9 +144,8 @@ class PlacementController {
         homes.requireReadable(caller, id);
         ListPage.Query query = paging.query(OpaqueCursor.scope("foster-home-placements", caller.jurisdiction(), id,
                 only), limit, cursor);
-        return paging.page(query, placements.listByHome(id, caller.jurisdiction(), only, query),
-                placement -> new ListPage.Position(placement.createdAt(), placement.id()),
-                placement -> policy.allows(caller, Action.READ, placement.resource()),
+        return paging.page(caller, query, ResourceType.PLACEMENT,
+                () -> placements.listByHome(id, caller.jurisdiction(), only, query),
                 placement -> PlacementResponse.of(placement, etag(placement)));
     }
 

@@ -19,6 +19,11 @@ public record Decision(boolean allowed, String jurisdiction, String rulesetVersi
         return rulesetVersion != null;
     }
 
+    /** Denied because a rule failed to evaluate (an error, or not a bool): neither over budget nor no rule allowing. */
+    boolean ruleFailed() {
+        return !allowed && rulesetRan() && !overBudget && !Ruleset.NO_RULE_ALLOWS.equals(reason);
+    }
+
     static Decision allow(Ruleset ruleset, String ruleId) {
         return new Decision(true, ruleset.jurisdiction(), ruleset.version(), "rule " + ruleId, false, ruleId);
     }

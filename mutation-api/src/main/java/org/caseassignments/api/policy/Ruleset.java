@@ -20,6 +20,9 @@ import dev.cel.runtime.CelEvaluationListener;
  */
 record Ruleset(String jurisdiction, String version, List<Rule> rules, String origin, EvaluationBudget budget) {
 
+    /** The reason of a denial no rule failed in: every rule evaluated, none allowed. */
+    static final String NO_RULE_ALLOWS = "no rule allows";
+
     Decision evaluate(ResourceType type, Action action, Map<String, Object> activation) {
         String allowedBy = null;
         for (Rule rule : rules) {
@@ -43,7 +46,17 @@ record Ruleset(String jurisdiction, String version, List<Rule> rules, String ori
                 allowedBy = rule.id();
             }
         }
-        return allowedBy == null ? Decision.deny(this, "no rule allows") : Decision.allow(this, allowedBy);
+        return allowedBy == null ? Decision.deny(this, NO_RULE_ALLOWS) : Decision.allow(this, allowedBy);
+    }
+
+    /**
+     * Whether no resource of {@code type} can be allowed {@code action} under the claims of {@code activation}: every
+     * rule for them holds for no resource ({@link Rule#holdsForNoResource}). When any may hold for some, each resource
+     * is decided by {@link #evaluate}, which reports a failing rule as it does today.
+     */
+    boolean allowsNone(ResourceType type, Action action, Map<String, Object> activation) {
+        return rules.stream().filter(rule -> rule.appliesTo(type, action))
+                .allMatch(rule -> rule.holdsForNoResource(activation));
     }
 
     /**

@@ -44,14 +44,22 @@ final class RulesetCompiler {
     private static final Set<String> RULE_KEYS = Set.of("id", "description", "resources", "actions", "condition");
 
     private final Cel cel;
+    /** The same environment with CEL's unknowns tracked: what a condition is for any resource (Rule#overAnyResource). */
+    private final Cel overAnyResource;
     private final LockableFields lockable;
     private final EvaluationBudget budget;
 
     RulesetCompiler(LockableFields lockable, EvaluationBudget budget) {
         this.lockable = lockable;
         this.budget = budget;
-        this.cel = CelFactory.standardCelBuilder()
-                .setOptions(CelOptions.current().comprehensionMaxIterations(budget.maxIterations()).build())
+        this.cel = cel(budget, false);
+        this.overAnyResource = cel(budget, true);
+    }
+
+    private static Cel cel(EvaluationBudget budget, boolean unknowns) {
+        return CelFactory.standardCelBuilder()
+                .setOptions(CelOptions.current().comprehensionMaxIterations(budget.maxIterations())
+                        .enableUnknownTracking(unknowns).build())
                 .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
                 .addVar(ConditionAnalysis.CLAIMS, MapType.create(SimpleType.STRING, SimpleType.DYN))
                 .addVar(ConditionAnalysis.RESOURCE, MapType.create(SimpleType.STRING, SimpleType.DYN))
@@ -118,7 +126,8 @@ final class RulesetCompiler {
         String condition = requiredString(map, "condition", where);
         CelAbstractSyntaxTree ast = check(condition, where);
         Set<ResourceField> reads = vet(ast, resources, where);
-        return new Rule(id, resources, actions, condition, program(ast, where), reads);
+        return new Rule(id, resources, actions, condition, program(cel, ast, where), reads,
+                program(overAnyResource, ast, where));
     }
 
     private CelAbstractSyntaxTree check(String condition, String where) throws InvalidRuleset {
@@ -160,7 +169,7 @@ final class RulesetCompiler {
         return analysis.resourceReads();
     }
 
-    private CelRuntime.Program program(CelAbstractSyntaxTree ast, String where) throws InvalidRuleset {
+    private static CelRuntime.Program program(Cel cel, CelAbstractSyntaxTree ast, String where) throws InvalidRuleset {
         try {
             return cel.createProgram(ast);
         } catch (CelEvaluationException e) {

@@ -45,6 +45,12 @@ public class ApiProblem extends RuntimeException {
         this.changed = List.copyOf(changed);
     }
 
+    /** 400 {@code BAD_REQUEST}: a query string or form body whose names or values do not percent-decode. */
+    public static ApiProblem notPercentEncoded() {
+        return new ApiProblem(ProblemCode.BAD_REQUEST, "The query string or form parameters are not validly "
+                + "percent-encoded");
+    }
+
     public static ApiProblem notFound(String what, UUID id) {
         return new ApiProblem(ProblemCode.NOT_FOUND, what + " " + id + " does not exist");
     }

@@ -79,8 +79,7 @@ class ErrorHandling extends ResponseEntityExceptionHandler {
     /** Tomcat refuses to decode a query string or form body ({@code ?x=%}) only when it is first read. */
     @ExceptionHandler(InvalidParameterException.class)
     ResponseEntity<Object> undecodableParameters(HttpServletRequest request) {
-        return respond(ProblemCode.BAD_REQUEST, "The query string or form parameters are not validly percent-encoded",
-                List.of(), request.getRequestURI());
+        return problem(ApiProblem.notPercentEncoded(), request);
     }
 
     /** Whatever no other handler answers: 503 when the database refused for its own state, else 500. */

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.UUID;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
+import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -16,11 +19,16 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 @ApiIntegrationTest
+@ExtendWith(OutputCaptureExtension.class)
 class FosterHomeApiIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
@@ -192,5 +200,50 @@ class FosterHomeApiIntegrationTests {
 
     private double decisions() {
         return meters.find(PolicyEngine.DECISIONS_METRIC).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    @Test
+    void shouldLogAPageOfDecisionsAsOneLineWhateverItsSize(CapturedOutput output) {
+        // Given a page of 50 homes, and of 50 placements in one of them, one of which a caseworker may read
+        String admin = TestTokens.admin("a-1").token();
+        UUID mine = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID theirs = Cases.assignedTo(jdbc, "w-2", "s-2", 1);
+        UUID home = Rows.fosterHome().capacity(null).insert(jdbc);
+        for (int i = 1; i < 50; i++) {
+            Rows.fosterHome().insert(jdbc);
+        }
+        Rows.placement(mine).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+        for (int i = 1; i < 50; i++) {
+            Rows.placement(theirs).worker("w-2").supervisor("s-2").revision(1).in(home).insert(jdbc);
+        }
+        Logger decisions = (Logger) LoggerFactory.getLogger(PolicyEngine.DECISION_LOG);
+        Level level = decisions.getLevel();
+        decisions.setLevel(Level.INFO); // as in production; tests log warnings only
+        try {
+            // When the roster and the home's placements are listed, a page each
+            int start = output.getOut().length();
+            Reply homes = api.get("/foster-homes?limit=50", admin);
+            List<String> rosterLines = decisionLines(output, start);
+            start = output.getOut().length();
+            Reply placements = api.get("/foster-homes/" + home + "/placements?limit=50",
+                    TestTokens.caseworker("w-1").token());
+            List<String> placementLines = decisionLines(output, start);
+
+            // Then one line for the page (and one for the home the placements are decided on), not one per row
+            assertThat(homes.json().path("items").size()).isEqualTo(50);
+            assertThat(rosterLines).singleElement().asString().contains("decision=PAGE").contains("resource=foster_home ")
+                    .contains("rows=50 allowed=50 denied=0");
+            assertThat(placements.json().path("items").size()).isOne();
+            assertThat(placementLines).hasSize(2);
+            assertThat(placementLines.get(0)).contains("decision=ALLOW").contains("resource=foster_home/" + home);
+            assertThat(placementLines.get(1)).contains("decision=PAGE").contains("resource=placement ")
+                    .contains("rows=50 allowed=1 denied=49").contains("sub=w-1");
+        } finally {
+            decisions.setLevel(level);
+        }
+    }
+
+    private static List<String> decisionLines(CapturedOutput output, int from) {
+        return output.getOut().substring(from).lines().filter(line -> line.contains("decision=")).toList();
     }
 }

@@ -2,13 +2,20 @@ package org.caseassignments.api.fosterhome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
+import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -16,6 +23,7 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,8 +47,13 @@ class FosterHomeRosterIntegrationTests {
     @LocalServerPort
     int port;
 
+    @Autowired
+    DataSource pool;
+
     private final JdbcTemplate jdbc = DB.jdbc();
+    private final Backends backends = new Backends(jdbc);
     private final String admin = TestTokens.admin("a-1").token();
+    private final String auditor = TestTokens.subject("au-1").roles("auditor").token();
     private ApiClient api;
 
     @BeforeEach
@@ -145,10 +158,13 @@ class FosterHomeRosterIntegrationTests {
                 {"/foster-homes?min_room=99999999999", "min_room"},
                 {"/foster-homes?limit=0", "limit"},
                 {"/foster-homes?limit=4", "limit"},
+                {"/foster-homes?limit=-1", "limit"},
+                {"/foster-homes?limit=99999999999", "limit"},
                 {"/foster-homes?cursor=bm90LWEtY3Vyc29y", "cursor"},
                 {"/foster-homes/" + home + "/placements?status=LIVE", "status"},
                 {"/foster-homes/" + home + "/placements?status=", "status"},
                 {"/foster-homes/" + home + "/placements?limit=4", "limit"},
+                {"/foster-homes/" + home + "/placements?limit=-2147483648", "limit"},
                 {"/foster-homes/" + home + "/placements?cursor=%00", "cursor"}}) {
             Reply reply = api.get(bad[0], admin);
             assertThat(reply.status()).as(bad[0] + " " + reply).isEqualTo(400);
@@ -269,13 +285,94 @@ class FosterHomeRosterIntegrationTests {
     @Test
     void shouldLeaveOutHomesTheRulesetDoesNotLetTheCallerRead() {
         Rows.fosterHome().insert(jdbc);
-        String auditor = TestTokens.subject("au-1").roles("auditor").token();
 
         Reply asAuditor = api.get("/foster-homes", auditor);
 
         assertThat(asAuditor.status()).as(asAuditor.toString()).isEqualTo(200);
         assertThat(asAuditor.json().path("items").size()).isZero();
         assertThat(api.get("/foster-homes", null).status()).isEqualTo(401);
+    }
+
+    @Test
+    void shouldAnswerARoleThatMayReadNoHomeItsEmptyLastPageWithoutTakingAConnection() throws SQLException {
+        // Given homes, none of which the auditor's ruleset lets it read, and every connection of the API's pool held
+        for (int i = 0; i < 4; i++) {
+            Rows.fosterHome().insert(jdbc);
+        }
+        List<Connection> held = new ArrayList<>();
+        try {
+            while (held.size() < ((HikariDataSource) pool).getMaximumPoolSize()) {
+                held.add(pool.getConnection());
+            }
+
+            // When the auditor lists the homes, filtered or not
+            List<Reply> pages = List.of(api.get("/foster-homes", auditor),
+                    api.get("/foster-homes?license_status=ACTIVE&limit=1", auditor));
+
+            // Then the empty last page at once: nothing was read, so the number of homes shows nowhere
+            for (Reply page : pages) {
+                assertThat(page.status()).as(page.toString()).isEqualTo(200);
+                assertThat(page.json().path("items").size()).isZero();
+                assertThat(page.text("next_cursor")).isNull();
+            }
+        } finally {
+            for (Connection connection : held) {
+                connection.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswerARoleThatMayReadTheHomeButNoPlacementWithoutReadingThePlacements() {
+        // Given a home with a child in it, and a county director, who reads homes but no placement
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().capacity(null).insert(jdbc);
+        Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).status("ACTIVE").in(home).insert(jdbc);
+        String director = TestTokens.countyDirector("d-1", "unit-1").token();
+
+        // When the director lists the home's placements while the cases' projection, which the page reads, is locked
+        Reply page;
+        try (OpenTransaction lock = OpenTransaction.begin(DB.dataSource(),
+                tx -> tx.execute("LOCK TABLE case_assignments IN ACCESS EXCLUSIVE MODE")).awaitWork()) {
+            page = backends.answeredWithoutWaitingFor(lock, api,
+                    ApiClient.request("GET", "/foster-homes/" + home + "/placements?status=ACTIVE").token(director));
+        }
+
+        // Then the home is decided, and the empty last page answered without a read of its placements
+        assertThat(page.status()).as(page.toString()).isEqualTo(200);
+        assertThat(page.json().path("items").size()).isZero();
+        assertThat(page.text("next_cursor")).isNull();
+        assertThat(api.get("/foster-homes/" + home + "/placements", auditor).status()).isEqualTo(403);
+    }
+
+    @Test
+    void shouldKeepACursorToItsJurisdictionAndItsHomeWhenTheHomeMovesToAnother() {
+        // Given a georgia admin's cursors into the roster, just after the first home, and into that home's placements
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        List<UUID> homes = inCreationOrder(List.of(Rows.fosterHome().insert(jdbc), Rows.fosterHome().insert(jdbc)));
+        UUID first = homes.get(0);
+        for (int i = 0; i < 2; i++) {
+            Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).status("ENDED").in(first).insert(jdbc);
+        }
+        String rosterCursor = api.get("/foster-homes?limit=1", admin).text("next_cursor");
+        String placementsCursor = api.get("/foster-homes/" + first + "/placements?limit=1", admin).text("next_cursor");
+        String texas = TestTokens.admin("tx-1").jurisdiction("texas").token();
+
+        // When the first home moves to Texas and both cursors are replayed
+        jdbc.update("UPDATE foster_homes SET jurisdiction = 'texas' WHERE id = ?", first);
+        Reply roster = api.get("/foster-homes?limit=1&cursor=" + rosterCursor, admin);
+        Reply georgian = api.get("/foster-homes/" + first + "/placements?limit=1&cursor=" + placementsCursor, admin);
+        Reply texan = api.get("/foster-homes/" + first + "/placements?limit=1&cursor=" + placementsCursor, texas);
+
+        // Then the roster's cursor goes on in Georgia's list only; the home's cursor shows nothing to either
+        // jurisdiction: the home is no longer Georgia's to list, and the cursor was never Texas's
+        assertThat(roster.status()).as(roster.toString()).isEqualTo(200);
+        assertThat(roster.json().path("items").valueStream().map(item -> item.path("id").asString()).toList())
+                .containsExactly(homes.get(1).toString());
+        assertThat(georgian.status()).as(georgian.toString()).isEqualTo(403);
+        assertThat(georgian.body()).isEmpty();
+        assertThat(texan.code()).as(texan.toString()).isEqualTo("VALIDATION_FAILED");
+        assertThat(api.get("/foster-homes/" + first + "/placements?limit=1", texas).status()).isEqualTo(200);
     }
 
     private List<Reply> pages(String first, String token) {

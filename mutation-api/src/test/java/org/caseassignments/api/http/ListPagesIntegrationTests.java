@@ -11,7 +11,9 @@ import java.util.UUID;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
+import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.OpenTransaction;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -222,6 +224,75 @@ class ListPagesIntegrationTests {
             assertThat(reply.code()).as(misused + " " + reply).isEqualTo("VALIDATION_FAILED");
         }
         assertThat(api.get("/cases/" + one + "/placements?cursor=" + placements, worker).status()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAnswerARoleThatMayReadNoRecordOfACaseItsEmptyPageWithoutReadingTheList() {
+        // Given a case with placements and kinship options, and an auditor, who reads none of either
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        for (int i = 0; i < 4; i++) {
+            Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+            Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        }
+        String auditor = TestTokens.subject("au-1").roles("auditor").token();
+        Backends backends = new Backends(jdbc);
+
+        for (String list : List.of("placements", "kinship_options")) {
+            // When the auditor lists them while the list's table is locked
+            Reply page;
+            try (OpenTransaction lock = OpenTransaction.begin(DB.dataSource(),
+                    tx -> tx.execute("LOCK TABLE " + list + " IN ACCESS EXCLUSIVE MODE")).awaitWork()) {
+                page = backends.answeredWithoutWaitingFor(lock, api, ApiClient.request("GET",
+                        "/cases/" + caseId + "/" + list.replace('_', '-') + "?limit=1").token(auditor));
+            }
+
+            // Then the case is decided (its own jurisdiction's) and the empty last page answered without a read
+            assertThat(page.status()).as(list + " " + page).isEqualTo(200);
+            assertThat(page.json().path("items").size()).isZero();
+            assertThat(page.text("next_cursor")).isNull();
+        }
+    }
+
+    @Test
+    void shouldRefuseAQueryParameterAListDoesNotTakeInsteadOfListingUnfiltered() {
+        // Given one of every list's rows
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+        Rows.placement(caseId).worker("w-1").supervisor("s-1").revision(1).in(home).insert(jdbc);
+        Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        String admin = TestTokens.admin("a-1").token();
+        String auditor = TestTokens.subject("au-1").roles("auditor").token();
+
+        // When each list is asked with a parameter it does not take: misspelt, or another list's
+        for (String[] asked : new String[][] {
+                {"/foster-homes?licence_status=ACTIVE", admin, "licence_status"},
+                {"/foster-homes/" + home + "/placements?statuss=ACTIVE&limit=1", admin, "statuss"},
+                {"/cases/" + caseId + "/placements?status=ACTIVE", admin, "status"},
+                {"/cases/" + caseId + "/kinship-options?approved=true", admin, "approved"},
+                {"/cases/" + caseId + "/assignment/history?limitt=1", admin, "limitt"},
+                {"/audit?resource=" + home, auditor, "resource"}}) {
+            Reply reply = api.get(asked[0], asked[1]);
+
+            // Then 400, naming it and what the list takes, instead of the unfiltered list
+            assertThat(reply.status()).as(asked[0] + " " + reply).isEqualTo(400);
+            assertThat(reply.code()).isEqualTo("VALIDATION_FAILED");
+            assertThat(reply.json().path("errors").valueStream().map(error -> error.path("field").asString()))
+                    .as(reply.toString()).containsExactly(asked[2]);
+            assertThat(reply.text("detail")).contains("limit").contains("cursor");
+        }
+
+        // And the parameters each list takes, the paging's and the tracing headers, keep working
+        for (String[] asked : new String[][] {
+                {"/foster-homes?license_status=ACTIVE&admin_unit=unit-1&limit=1&", admin},
+                {"/foster-homes/" + home + "/placements?status=PROPOSED&limit=1", admin},
+                {"/cases/" + caseId + "/placements?limit=1", admin},
+                {"/cases/" + caseId + "/kinship-options?limit=1", admin},
+                {"/cases/" + caseId + "/assignment/history?limit=1", admin},
+                {"/audit?resource_id=" + home + "&limit=1", auditor}}) {
+            Reply reply = api.send(ApiClient.request("GET", asked[0]).token(asked[1]).header("X-Request-Id", "listed-1")
+                    .header("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+            assertThat(reply.status()).as(asked[0] + " " + reply).isEqualTo(200);
+        }
     }
 
     /** The cursor with its character at {@code at} replaced by another of the base64url alphabet. */

@@ -2,12 +2,20 @@ package org.caseassignments.api.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
+import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestETags;
 import org.caseassignments.api.testsupport.TestTokens;
@@ -15,6 +23,7 @@ import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -31,6 +40,9 @@ class RequestValidationIntegrationTests {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    MeterRegistry meters;
 
     private final JdbcTemplate jdbc = DB.jdbc();
     private final String admin = TestTokens.admin("a-1").token();
@@ -162,6 +174,82 @@ class RequestValidationIntegrationTests {
         } finally {
             jdbc.execute("ALTER TABLE foster_homes DROP CONSTRAINT foster_homes_test_no_forbidden_name");
         }
+    }
+
+    @Test
+    void shouldRefuseAQueryParameterTheOperationDoesNotTakeBeforeItWritesOrAnswersAnything() {
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID home = Rows.fosterHome().insert(jdbc);
+
+        Reply dryRun = api.send(ApiClient.request("PATCH", "/foster-homes/" + home + "?dry_run=true").token(admin)
+                .ifMatch(TestETags.fosterHome(home, 1)).json("{\"name\": \"Oak\"}"));
+        Reply misspelt = api.get("/cases/" + caseId + "/assignment?as_of_revison=0", admin);
+        Reply single = api.get("/foster-homes/" + home + "?fields=name&fields=id", admin);
+
+        assertInvalid(dryRun, "dry_run");
+        assertThat(dryRun.text("detail")).contains("takes no query parameter");
+        assertThat(jdbc.queryForObject("SELECT name FROM foster_homes WHERE id = ?", String.class, home))
+                .isNotEqualTo("Oak");
+        assertInvalid(misspelt, "as_of_revison");
+        assertThat(misspelt.text("detail")).contains("as_of_revision").contains("min_revision").contains("wait");
+        assertInvalid(single, "fields");
+    }
+
+    @Test
+    void shouldAnswerThousandsOfUnknownQueryParametersWithASmallProblemDocument() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        String query = IntStream.range(0, 1_000).mapToObj(i -> "a" + i).collect(Collectors.joining("&"));
+
+        Reply reply = api.get("/foster-homes/" + home + "?" + query, admin);
+
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
+        assertThat(reply.code()).isEqualTo("VALIDATION_FAILED");
+        assertThat(fields(reply)).hasSize(11).startsWith("a0", "a1", "a2").contains("a9");
+        assertThat(reply.json().path("errors").path(10).path("message").asString()).contains("and 990 more");
+        assertThat(reply.text("detail")).contains("takes no query parameter");
+        assertThat(reply.body().length()).as("the problem document's size").isLessThan(2_000);
+    }
+
+    @Test
+    void shouldCountARequestRefusedForAQueryParameterItsOperationDoesNotTake() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        double before = refusedQueries("GET /foster-homes/{id}");
+
+        Reply reply = api.get("/foster-homes/" + home + "?fields=name", admin);
+
+        assertInvalid(reply, "fields");
+        assertThat(refusedQueries("GET /foster-homes/{id}")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void shouldAnswerAnUndecodableQueryParameterNameAsAnUndecodableValueIsAnswered() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+
+        RawHttp http = new RawHttp(port);
+
+        RawHttp.Answer name = http.send("GET /foster-homes/" + home + "?%zz=1 HTTP/1.1\r\nAuthorization: Bearer " + admin);
+        RawHttp.Answer value = http.send("GET /foster-homes?license_status=%zz HTTP/1.1\r\nAuthorization: Bearer "
+                + admin);
+
+        assertThat(value.body()).as(value.toString()).contains("\"BAD_REQUEST\"");
+        assertThat(name.status()).as(name.toString()).isEqualTo(400);
+        assertThat(name.body()).as(name.toString()).contains("\"BAD_REQUEST\"").contains("not validly percent-encoded");
+    }
+
+    @Test
+    void shouldShortenALongUnknownParameterNameWithoutSplittingACharacter() {
+        UUID home = Rows.fosterHome().insert(jdbc);
+        String name = "a".repeat(63) + "\uD83D\uDE00" + "b".repeat(10);
+
+        Reply reply = api.get("/foster-homes/" + home + "?" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "=1",
+                admin);
+
+        assertInvalid(reply, "a".repeat(63) + "\uD83D\uDE00" + "\u2026");
+    }
+
+    private double refusedQueries(String operation) {
+        Counter counter = meters.find("api.query.parameters.refused").tag("operation", operation).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private UUID placement() {

@@ -112,6 +112,57 @@ class PolicyEngineTests {
                 UUID.randomUUID(), "a-1", null, Map.of("status", "PROPOSED"), "georgia"))).isFalse();
     }
 
+    @Test
+    void shouldReadNoRecordOfATypeWhenNoRuleForReadingItCanHoldForTheCallersClaims() {
+        Caller auditor = new Caller("au-1", List.of("auditor"), "georgia", List.of());
+        Caller caseworker = new Caller("w-1", List.of("caseworker"), "georgia", List.of());
+        Caller admin = new Caller("a-1", List.of("admin"), "georgia", List.of());
+
+        // a rule naming no role of the caller's, whatever it reads of the resource after that
+        assertThat(bundled.readsNone(auditor, ResourceType.FOSTER_HOME)).isTrue();
+        assertThat(bundled.readsNone(auditor, ResourceType.PLACEMENT)).isTrue();
+        assertThat(bundled.readsNone(DIRECTOR, ResourceType.PLACEMENT)).isTrue();
+        assertThat(bundled.readsNone(DIRECTOR, ResourceType.KINSHIP_OPTION)).isTrue();
+        // a rule that holds for some resources (the caseworker's own cases) or for all
+        assertThat(bundled.readsNone(caseworker, ResourceType.PLACEMENT)).isFalse();
+        assertThat(bundled.readsNone(DIRECTOR, ResourceType.FOSTER_HOME)).isFalse();
+        assertThat(bundled.readsNone(admin, ResourceType.PLACEMENT)).isFalse();
+        // no ruleset serves the caller's jurisdiction
+        assertThat(bundled.readsNone(new Caller("a-1", List.of("admin"), "utopia", List.of()), ResourceType.FOSTER_HOME))
+                .isTrue();
+        assertThat(evaluations()).as("one denial counted per answer that reads nothing").isEqualTo(5);
+    }
+
+    @Test
+    void shouldReadSomeRecordsWhenARuleDependsOnTheResourceOrFailsForTheClaims(@TempDir Path directory)
+            throws IOException {
+        Files.writeString(directory.resolve("georgia.yaml"), """
+                jurisdiction: georgia
+                version: "9.0.0"
+                rules:
+                  - id: homes-of-a-unit-or-no-unit
+                    resources: [foster_home]
+                    actions: [read]
+                    condition: "!has(resource.attrs.admin_unit) || resource.attrs.admin_unit in claims.admin_units"
+                  - id: broken-for-every-caller
+                    resources: [placement]
+                    actions: [read]
+                    condition: "claims.sub + 1 == 2"
+                """);
+        PolicyEngine engine = new PolicyEngine(new RulesetRegistry(directory), meters);
+        Caller noRole = new Caller("n-1", List.of(), "georgia", List.of());
+
+        // a rule whose outcome depends on the resource, even through has(), may allow some
+        assertThat(engine.readsNone(noRole, ResourceType.FOSTER_HOME)).isFalse();
+        // a rule that fails: left to each record's decision, which denies it and says why
+        assertThat(engine.readsNone(noRole, ResourceType.PLACEMENT)).isFalse();
+        assertThat(engine.decide(noRole, Action.READ, new ResourceRef(ResourceType.PLACEMENT, UUID.randomUUID(),
+                UUID.randomUUID(), "w-1", null, Map.of("status", "ACTIVE"), "georgia")).reason())
+                .contains("failed to evaluate");
+        // and a type no rule reads
+        assertThat(engine.readsNone(noRole, ResourceType.KINSHIP_OPTION)).isTrue();
+    }
+
     private double evaluations() {
         return meters.find(PolicyEngine.DECISIONS_METRIC).counters().stream().mapToDouble(c -> c.count()).sum();
     }

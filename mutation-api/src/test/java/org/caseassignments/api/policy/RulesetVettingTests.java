@@ -11,14 +11,20 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.StalenessGate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * Load-time vetting of conditions (ADR-060 D5 and D2, enforced): which resource fields a condition
@@ -200,6 +206,41 @@ class RulesetVettingTests {
         assertThat(exhausted.allowed()).isFalse();
         assertThat(exhausted.overBudget()).as(exhausted.reason()).isTrue();
         assertThat(overBudget()).isEqualTo(1);
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void shouldNameTheRuleThatExceededItsBudgetInThePagesLineAtInfo(@TempDir Path directory, CapturedOutput output)
+            throws IOException {
+        // Given a rule for reading homes that runs past its step budget for one home of a page and not for another
+        Files.writeString(directory.resolve("georgia.yaml"), """
+                jurisdiction: georgia
+                version: "9.0.0"
+                rules:
+                  - id: units-by-loop
+                    resources: [foster_home]
+                    actions: [read]
+                    condition: "claims.admin_units.exists(u, u == resource.attrs.admin_unit)"
+                """);
+        PolicyEngine engine = new PolicyEngine(new RulesetRegistry(directory, new RulesetCompiler(
+                LockableFields.SERVICE, new EvaluationBudget(1_000, 200, 100_000)), RulesetArchive.NONE), meters);
+        Logger decisions = (Logger) LoggerFactory.getLogger(PolicyEngine.DECISION_LOG);
+        Level level = decisions.getLevel();
+        decisions.setLevel(Level.INFO);
+        try {
+            // When the page is decided
+            List<ResourceRef> readable = engine.readable(director(500), ResourceType.FOSTER_HOME,
+                    List.of(home("unit-3"), home("unit-499"), home("unit-498")), resource -> resource);
+
+            // Then its one line at INFO counts the rows over budget and names the rule, once
+            assertThat(readable).hasSize(1);
+            List<String> lines = output.getOut().lines().filter(line -> line.contains("decision=")).toList();
+            assertThat(lines).singleElement().asString().contains("decision=PAGE").contains("over_budget=2")
+                    .contains("failed=0").contains("units-by-loop exceeded its evaluation budget")
+                    .containsOnlyOnce("units-by-loop");
+        } finally {
+            decisions.setLevel(level);
+        }
     }
 
     /** Georgia lets a county director update homes of their units, found by a loop rather than by {@code in}. */

@@ -1,9 +1,11 @@
 package org.caseassignments.api.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -33,6 +35,21 @@ public final class Backends {
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
                 .alias(count + " backends waiting for locks")
                 .until(this::waitingForLocks, waiting -> waiting >= count);
+    }
+
+    /**
+     * Sends {@code request} while {@code holder} holds its locks and returns the answer; fails as soon as a backend waits
+     * for a lock the holder holds instead: the request ran a statement on what the holder locked. The request still
+     * waiting then is answered once the holder ends.
+     */
+    public Reply answeredWithoutWaitingFor(OpenTransaction holder, ApiClient api, ApiClient.Request request) {
+        CompletableFuture<Reply> answer = api.sendAsync(request);
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .alias("the answer to " + request + ", or a backend waiting for a lock held by backend " + holder.pid())
+                .until(() -> answer.isDone() || !blockedBy(holder.pid()).isEmpty());
+        assertThat(blockedBy(holder.pid())).as("backends waiting for what backend %d locked while %s was answered",
+                holder.pid(), request).isEmpty();
+        return answer.join();
     }
 
     public List<Integer> blockedBy(int pid) {
