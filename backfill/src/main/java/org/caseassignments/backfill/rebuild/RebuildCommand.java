@@ -33,10 +33,12 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -126,6 +128,7 @@ public class RebuildCommand implements Callable<Integer> {
     private final RebuildProperties properties;
     private final JdbcTemplate jdbc;
     private final PlatformTransactionManager transactions;
+    private final PlatformTransactionManager swaps;
     private final ShadowTables tables;
 
     RebuildCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RebuildProperties properties,
@@ -137,6 +140,11 @@ public class RebuildCommand implements Callable<Integer> {
         DataSource tagged = new TaggedConnections(jdbc.getDataSource(), RebuildClaim.whoAmI());
         this.jdbc = new JdbcTemplate(tagged);
         this.transactions = new JdbcTransactionManager(tagged);
+        // The swap's and the undo's transactions: a commit that fails throws its own failure, with the SQLSTATE that
+        // says whether the session ended. JdbcTransactionManager translates it and then rolls back, on a connection the
+        // pool has closed by then, and that rollback's failure, without a SQLSTATE, replaces it. The shadow's writes
+        // inside them (ShadowTransactions, on the same data source) join them as savepoints.
+        this.swaps = new DataSourceTransactionManager(tagged);
         this.tables = new ShadowTables(this.jdbc);
     }
 
@@ -179,8 +187,7 @@ public class RebuildCommand implements Callable<Integer> {
      * session ended may have committed first. A swap or undo that did is the run's work done (exit 0).
      */
     private int stopped(PrintWriter err, RuntimeException e) {
-        String failure = e.getMessage()
-                + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "");
+        String failure = described(e);
         ShadowTables.Projection projection;
         try {
             projection = tables.projection();
@@ -197,6 +204,18 @@ public class RebuildCommand implements Callable<Integer> {
         err.println("backfill rebuild: stopped: " + failure + "; " + projection.said()
                 + (projection == ShadowTables.Projection.UNCHANGED ? ", run the rebuild again" : ""));
         return ExitCodes.failure(e);
+    }
+
+    /**
+     * A failure as the run names it: its message and its root cause's; for a rollback that failed (the pool had closed
+     * the connection), also the failure that made the transaction roll back, which says what went wrong.
+     */
+    private static String described(Throwable e) {
+        String failure = e.getMessage()
+                + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "");
+        return e instanceof TransactionSystemException rollback && rollback.getApplicationException() != null
+                ? failure + ", after the transaction failed with: " + described(rollback.getApplicationException())
+                : failure;
     }
 
     private int build(PrintWriter out, PrintWriter err, RebuildClaim claim) {
@@ -271,7 +290,7 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.FINISHED_WITH_REJECTS;
         }
         Duration lockTimeout = swapLockTimeout(err);
-        SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
+        SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, swaps, lockTimeout, swapWithin(),
                 properties.swapAttempts(), allowMissingCases, allowLower, claim::requireHeld).run(shadow, err, horizon,
                 before);
         if (swap.refused() != null) {
@@ -307,7 +326,7 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.COULD_NOT_START;
         }
         Duration timeout = swapLockTimeout(err);
-        TransactionTemplate swap = new TransactionTemplate(transactions);
+        TransactionTemplate swap = new TransactionTemplate(swaps);
         for (int attempt = 1; ; attempt++) {
             int carried = tables.carryForwardIntoPrevious();
             try {

@@ -157,16 +157,16 @@ final class SwapUnderLock {
 
     /**
      * What ended the transaction's session, when the server did (its idle or transaction timeout, a terminate, a
-     * shutdown) or the connection was lost (SQLSTATE class 08, which the driver gives a closed socket), or when Spring
-     * could not roll back such a session ({@link TransactionSystemException}); null for any other failure. Whether the
-     * commit reached the database first is read afterwards, on a new session ({@link ShadowTables#projection()}).
+     * shutdown) or the connection was lost (SQLSTATE class 08, which the driver gives a closed socket), also when
+     * Spring's rollback of such a session failed ({@link TransactionSystemException}: the pool had closed the
+     * connection, and the rollback's failure, without a SQLSTATE, replaced the statement's, which says why); null for
+     * any other failure, a rollback that failed after one included. Whether the commit reached the database first is
+     * read afterwards, on a new session ({@link ShadowTables#projection()}).
      */
     static String sessionEnded(Throwable failure) {
         String state = endedState(failure);
         if (state == null && failure instanceof TransactionSystemException rollback) {
-            // The rollback's failure replaced the statement's, which says why the session ended.
             state = endedState(rollback.getApplicationException());
-            return state != null ? state : rollback.getMessage();
         }
         return state;
     }

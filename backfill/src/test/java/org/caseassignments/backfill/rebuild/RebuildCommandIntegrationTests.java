@@ -357,6 +357,37 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldStopNamingTheFailureWhenTheSwapsRollbackFailsAfterAFailureThatDidNotEndItsSession() {
+        // Given a case stored at an inflated revision, and a database that refuses every ALTER TABLE with a SQLSTATE
+        // for which the pool closes the connection (0A000, as for "cached plan must not change result type"): the
+        // swap's rename fails, then its rollback, on the closed connection, without a SQLSTATE
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("inflated").revision(9).jurisdiction("georgia").insert(jdbc);
+        jdbc.execute("""
+                CREATE FUNCTION refuse_alter_table() RETURNS event_trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'ALTER TABLE refused here' USING ERRCODE = 'feature_not_supported'; END $$""");
+        jdbc.execute("CREATE EVENT TRIGGER refuse_alter_table ON ddl_command_start WHEN TAG IN ('ALTER TABLE') "
+                + "EXECUTE FUNCTION refuse_alter_table()");
+        Cli.Run run;
+        try {
+            // When
+            run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower");
+        } finally {
+            jdbc.execute("DROP EVENT TRIGGER refuse_alter_table");
+            jdbc.execute("DROP FUNCTION refuse_alter_table()");
+        }
+
+        // Then it stops at its first attempt naming both failures, not taking them for a session the database ended
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("JDBC rollback failed").contains("ALTER TABLE refused here")
+                .contains("the live projection is unchanged")
+                .doesNotContain("ended the swap's session").doesNotContain("attempt 1 of 3");
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 9L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
     void shouldPutThePreviousTableBackOnUndoWithWhatMovedSinceAndNotPutTheUndoneRebuildBackAgain() {
         // Given a swap that lowered an inflated row, and a case the projector moved after the swap
         UUID inflated = UUID.randomUUID();
