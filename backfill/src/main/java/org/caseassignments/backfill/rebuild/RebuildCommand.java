@@ -59,7 +59,8 @@ import picocli.CommandLine.Spec;
                 "The swap holds the projection's lock at most --swap-within; a truncated history needs --from-snapshot.", ""},
         footer = {"", "Exit codes: 0 swapped (dry run: no difference), undone or dropped; 1 dry run found differences, or",
                 "the swap was refused because it would drop or lower live rows; 2 refused to start (truncated",
-                "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged;",
+                "history, unreadable framing, a kept previous table), or stopped by a failure or by a table another run",
+                "or an operator put in the projection's place; this run left the live table as it was;",
                 "4 another rebuild, undo or --drop-previous is running (refused at once, nothing changed). Records passed",
                 "over (bad input, unknown schema ids, as the projector dead-letters them) are counted, not an exit code."})
 public class RebuildCommand implements Callable<Integer> {
@@ -172,6 +173,12 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.ANOTHER_RUN;
         } catch (EventTopics.UnreadableFraming e) {
             err.println("backfill rebuild: refused — " + e.getMessage() + "; the live projection is unchanged");
+            return ExitCodes.COULD_NOT_START;
+        } catch (ShadowTables.Changed e) {
+            // Found before this run's transaction could commit: nothing of the other run's (or operator's) is touched.
+            err.println("backfill rebuild: stopped — " + e.getMessage() + ". See which table case_assignments is (its "
+                    + "comment says whether a rebuild replaced it) and what else holds a rebuild's table names before "
+                    + "running the rebuild again");
             return ExitCodes.COULD_NOT_START;
         } catch (KafkaException | DataAccessException | TransactionException | IllegalStateException
                  | SnapshotSourceException e) {
@@ -328,7 +335,7 @@ public class RebuildCommand implements Callable<Integer> {
         Duration timeout = swapLockTimeout(err);
         TransactionTemplate swap = new TransactionTemplate(swaps);
         for (int attempt = 1; ; attempt++) {
-            int carried = tables.carryForwardIntoPrevious();
+            int carried = swap.execute(status -> tables.carryForwardIntoPrevious());
             try {
                 long start = System.nanoTime();
                 swap.executeWithoutResult(status -> tables.swapBack(timeout, swapWithin()));
@@ -339,7 +346,8 @@ public class RebuildCommand implements Callable<Integer> {
                 return ExitCodes.SUCCESS;
             } catch (Deadline.Passed | DataAccessException | TransactionException e) {
                 String ended = SwapUnderLock.sessionEnded(e);
-                if (ended != null && tables.projection() == ShadowTables.Projection.UNDONE) {
+                if (ended != null && tables.projectionOrChanged("the database ended the undo's session (" + ended
+                        + "); nothing was put back") == ShadowTables.Projection.UNDONE) {
                     out.println("backfill rebuild --undo: the database ended the undo's session (" + ended + ") after "
                             + "its commit reached it; " + ShadowTables.Projection.UNDONE.said() + "; the rebuilt one is "
                             + "kept as " + ShadowTables.PREVIOUS + ", to be dropped with --drop-previous");

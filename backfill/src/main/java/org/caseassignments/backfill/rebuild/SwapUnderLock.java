@@ -117,7 +117,9 @@ final class SwapUnderLock {
             } catch (Deadline.Passed | DataAccessException | TransactionException e) {
                 shadow.rewindTo(mark);
                 String ended = sessionEnded(e);
-                if (ended != null && tables.projection() == ShadowTables.Projection.SWAPPED) {
+                // Which table is live says what the lost session did: another run's table stops the run here.
+                if (ended != null && tables.projectionOrChanged("the database ended the swap's session (" + ended
+                        + "); nothing was swapped") == ShadowTables.Projection.SWAPPED) {
                     // The commit reached the database before the session ended: done, and not to be done again.
                     err.println("backfill rebuild: the database ended the swap's session (" + ended + ") after its "
                             + "commit reached it; " + ShadowTables.Projection.SWAPPED.said());

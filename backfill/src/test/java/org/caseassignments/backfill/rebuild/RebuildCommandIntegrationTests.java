@@ -70,7 +70,7 @@ class RebuildCommandIntegrationTests {
     void clean() {
         cli = new Cli(commandLine);
         TestKafka.createTopics(3, topic);
-        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild");
+        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild, " + ProjectionByHand.ASIDE);
         jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
     }
 
@@ -354,6 +354,44 @@ class RebuildCommandIntegrationTests {
             assertThat(oid("case_assignments")).isEqualTo(rebuilt);
             assertThat(oid("case_assignments_previous")).isEqualTo(previous);
         }
+    }
+
+    @Test
+    void shouldSwapNothingWhenAnotherTableBecameTheProjectionWhileTheSwapWaitedForItsLock() throws Exception {
+        // Given a case whose events end at revision 2, held at it in the projection
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("w-2").supervisor("s-2").revision(2).jurisdiction("georgia").insert(jdbc);
+
+        // When another table is put in the projection's place while the swap waits for its lock
+        Restored restored = whileTheProjectionIsRestoredByHand("rebuild", "--topics", topic, "--progress", "none",
+                "--swap-lock-timeout", "60s");
+
+        // Then the swap, finding under its lock a projection it did not begin with, stops and swaps nothing
+        assertThat(restored.run().exit()).as(restored.run().toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(restored.run().err()).contains("case_assignments is not the table this run began with (another "
+                + "took its place: oid " + restored.oid()).contains("nothing was swapped");
+        assertThat(oid("case_assignments")).isEqualTo(restored.oid());
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 2L);
+    }
+
+    @Test
+    void shouldPutNothingBackWhenAnotherTableBecameTheProjectionWhileTheUndoWaitedForItsLock() throws Exception {
+        // Given a swap that lowered an inflated row
+        swappedOverAnInflatedRow();
+        long previous = oid("case_assignments_previous");
+
+        // When another table is put in the projection's place while the undo, its checks and its carry outside the
+        // lock done, waits for the lock
+        Restored restored = whileTheProjectionIsRestoredByHand("rebuild", "--undo", "--swap-lock-timeout", "60s");
+
+        // Then the undo, finding under its lock a projection it did not check, stops and puts nothing back
+        assertThat(restored.run().exit()).as(restored.run().toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(restored.run().err()).contains("case_assignments is not the table this run began with (another "
+                + "took its place: oid " + restored.oid()).contains("nothing was put back");
+        assertThat(oid("case_assignments")).isEqualTo(restored.oid());
+        assertThat(oid("case_assignments_previous")).isEqualTo(previous);
     }
 
     @Test
@@ -689,6 +727,24 @@ class RebuildCommandIntegrationTests {
         assertThat(run.err()).contains("framed for a schema registry").contains("SCHEMA_REGISTRY_URL");
         assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 1L);
         assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    /** A run, and the table put in the projection's place while it waited for the projection's lock. */
+    private record Restored(Cli.Run run, long oid) {
+    }
+
+    /**
+     * A run started behind a transaction holding the projection, which, once the run waits for the projection's lock,
+     * puts another table in its place ({@link ProjectionByHand}) and commits.
+     */
+    private Restored whileTheProjectionIsRestoredByHand(String... arguments) throws Exception {
+        try (Connection operator = connection()) {
+            HeldLocks.share(operator, "case_assignments");
+            CompletableFuture<Cli.Run> run = CompletableFuture.supplyAsync(() -> cli.run(arguments));
+            HeldLocks.projectionLock(jdbc, false, false);
+            long restored = ProjectionByHand.replace(operator);
+            return new Restored(run.get(60, TimeUnit.SECONDS), restored);
+        }
     }
 
     /** A rebuild that starts while a snapshot load's transaction holds {@code update}, which commits once the swap waits. */
