@@ -300,11 +300,14 @@ public class RebuildCommand implements Callable<Integer> {
         SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, swaps, lockTimeout, swapWithin(),
                 properties.swapAttempts(), allowMissingCases, allowLower, claim::requireHeld).run(shadow, err, horizon,
                 before);
+        // What the run read in all, the catch-ups and the tail of the swap included, counted once the swap's outcome
+        // is known (an attempt that rolled back was read again).
+        Report done = new Report(eventTopics, shadow.totals(), seeded, differences);
         if (swap.refused() != null) {
-            refusal(out, report, swap.refused());
+            refusal(out, done, swap.refused());
             return ExitCodes.FINISHED_WITH_REJECTS;
         }
-        report(out, report, swap.timing());
+        report(out, done, swap.timing());
         return ExitCodes.SUCCESS;
     }
 

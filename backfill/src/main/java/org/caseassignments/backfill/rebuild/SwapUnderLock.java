@@ -115,9 +115,9 @@ final class SwapUnderLock {
                 return new Outcome(new SwapTiming(attempt, lockTimeout, Duration.ofNanos(granted[1] - granted[0]),
                         Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore), null);
             } catch (Deadline.Passed | DataAccessException | TransactionException e) {
-                shadow.rewindTo(mark);
                 String ended = sessionEnded(e);
-                // Which table is live says what the lost session did: another run's table stops the run here.
+                // Which table is live says what the lost session did, read before anything is undone or tried again:
+                // another run's table stops the run here.
                 if (ended != null && tables.projectionOrChanged("the database ended the swap's session (" + ended
                         + "); nothing was swapped") == ShadowTables.Projection.SWAPPED) {
                     // The commit reached the database before the session ended: done, and not to be done again.
@@ -139,6 +139,8 @@ final class SwapUnderLock {
                             + "last attempt of " + attempts + " (" + ended + ")", e)
                             : (RuntimeException) e;
                 }
+                // Rolled back: what it had written to the shadow is read again.
+                shadow.rewindTo(mark);
                 if (ended != null) {
                     stillClaimed.run();
                     err.printf(Locale.ROOT, "backfill rebuild: the database ended the swap's session (%s); %s; gave way "

@@ -120,7 +120,9 @@ class RebuildCommandIntegrationTests {
 
             // Then the new projection holds it: the tail up to the live end was read under the lock
             assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
-            assertThat(run.out()).containsPattern("events read under the lock\\s+1\\n");
+            assertThat(run.out()).containsPattern("events read under the lock\\s+1\\n")
+                    .as("every event read, the tail's too").containsPattern("events read\\s+5\\n")
+                    .containsPattern("cases rebuilt\\s+2\\n");
             assertThat(row("case_assignments", arrived)).containsEntry("assigned_worker_sub", "w-new")
                     .containsEntry("jurisdiction", "texas");
             assertThat(row("case_assignments", known)).containsEntry("assignment_revision", 3L);
