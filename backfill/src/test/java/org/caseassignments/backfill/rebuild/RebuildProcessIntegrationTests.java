@@ -136,12 +136,12 @@ class RebuildProcessIntegrationTests {
 
     @Test
     void shouldStopTouchingNothingWhenAnotherTableBecameTheProjectionWhileItsSwapsSessionWasLost() throws Exception {
-        // Given a rebuild whose swap is granted the projection's lock and then held up by a lock on its shadow
+        // Given a rebuild whose swap is granted the projection's lock and then held up by a lock on its shadow, with a
+        // hold long enough that the freeze below comes within it however loaded the machine
         Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
         long liveTable = jdbc.queryForObject("SELECT 'case_assignments'::regclass::oid::bigint", Long.class);
         try (Connection projection = connection(); Connection shadow = connection(); Connection operator = connection();
-             RebuildProcess rebuild = startBehind(projection, "--swap-within", SWAP_WITHIN.toMillis() + "ms",
-                     "--swap-lock-timeout-ms", "120000")) {
+             RebuildProcess rebuild = startBehind(projection, "--swap-within", "10s", "--swap-lock-timeout", "120s")) {
             awaitTheSwap(false);
             HeldLocks.share(shadow, "case_assignments_rebuild");
             projection.commit();
