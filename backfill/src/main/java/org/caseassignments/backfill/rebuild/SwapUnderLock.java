@@ -94,6 +94,9 @@ final class SwapUnderLock {
                     granted[1] = System.nanoTime();
                     Deadline deadline = Deadline.after(within);
                     tables.boundStatements(deadline);
+                    // Which tables it holds, before it reads the tail into the shadow or checks anything against them
+                    tables.requireAsNoted("nothing was swapped", ShadowTables.LIVE, ShadowTables.SHADOW);
+                    tables.boundStatements(deadline);
                     shadowWrites.bound(deadline);
                     try {
                         shadow.drainTo(sized, deadline);

@@ -29,9 +29,15 @@ final class ProjectionByHand {
      * copy of itself; the copy's {@code pg_class} oid.
      */
     static long replace(Connection connection) throws Exception {
+        return replace(connection, "SELECT 1");
+    }
+
+    /** As {@link #replace(Connection)}, with {@code thenSql} run on the copy in the same transaction. */
+    static long replace(Connection connection, String thenSql) throws Exception {
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             statement.execute(REPLACE);
+            statement.execute(thenSql);
             connection.commit();
             try (ResultSet rs = statement.executeQuery("SELECT 'case_assignments'::regclass::oid::bigint")) {
                 rs.next();

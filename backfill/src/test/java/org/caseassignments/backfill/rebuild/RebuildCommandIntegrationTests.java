@@ -379,6 +379,34 @@ class RebuildCommandIntegrationTests {
     }
 
     @Test
+    void shouldSayTheProjectionChangedNotThatItsCasesAreInNoEventWhenTheRestoredTableHoldsACaseNoEventKnows()
+            throws Exception {
+        // Given a case whose events end at revision 2, held at it in the projection
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("w-2").supervisor("s-2").revision(2).jurisdiction("georgia").insert(jdbc);
+
+        // When, while the swap waits for its lock, another table is put in the projection's place, holding one more
+        // case than the events know
+        UUID unknown = UUID.randomUUID();
+        Restored restored = whileTheProjectionIsRestoredByHandWith("""
+                INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision,
+                                              jurisdiction, updated_at)
+                VALUES ('%s', 'w-x', 's-x', 1, 'georgia', now())""".formatted(unknown),
+                "rebuild", "--topics", topic, "--progress", "none", "--swap-lock-timeout", "60s");
+
+        // Then the swap checks which table it holds before it reads or checks anything under the lock: it says the
+        // projection changed, naming the oid, and swaps nothing
+        assertThat(restored.run().exit()).as(restored.run().toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(restored.run().err()).contains("case_assignments is not the table this run began with (another "
+                + "took its place: oid " + restored.oid()).contains("nothing was swapped")
+                .doesNotContain("in no event");
+        assertThat(oid("case_assignments")).isEqualTo(restored.oid());
+        assertThat(row("case_assignments", unknown)).containsEntry("assignment_revision", 1L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
     void shouldPutNothingBackWhenAnotherTableBecameTheProjectionWhileTheUndoWaitedForItsLock() throws Exception {
         // Given a swap that lowered an inflated row
         swappedOverAnInflatedRow();
@@ -740,11 +768,16 @@ class RebuildCommandIntegrationTests {
      * puts another table in its place ({@link ProjectionByHand}) and commits.
      */
     private Restored whileTheProjectionIsRestoredByHand(String... arguments) throws Exception {
+        return whileTheProjectionIsRestoredByHandWith("SELECT 1", arguments);
+    }
+
+    /** As {@link #whileTheProjectionIsRestoredByHand(String...)}, with {@code thenSql} run on the copy before it commits. */
+    private Restored whileTheProjectionIsRestoredByHandWith(String thenSql, String... arguments) throws Exception {
         try (Connection operator = connection()) {
             HeldLocks.share(operator, "case_assignments");
             CompletableFuture<Cli.Run> run = CompletableFuture.supplyAsync(() -> cli.run(arguments));
             HeldLocks.projectionLock(jdbc, false, false);
-            long restored = ProjectionByHand.replace(operator);
+            long restored = ProjectionByHand.replace(operator, thenSql);
             return new Restored(run.get(60, TimeUnit.SECONDS), restored);
         }
     }
