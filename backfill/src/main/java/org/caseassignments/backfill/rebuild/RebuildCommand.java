@@ -33,10 +33,12 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,7 +59,8 @@ import picocli.CommandLine.Spec;
                 "The swap holds the projection's lock at most --swap-within; a truncated history needs --from-snapshot.", ""},
         footer = {"", "Exit codes: 0 swapped (dry run: no difference), undone or dropped; 1 dry run found differences, or",
                 "the swap was refused because it would drop or lower live rows; 2 refused to start (truncated",
-                "history, unreadable framing, a kept previous table), or stopped by a failure; the live table is unchanged;",
+                "history, unreadable framing, a kept previous table), or stopped by a failure or by a table another run",
+                "or an operator put in the projection's place; this run left the live table as it was;",
                 "4 another rebuild, undo or --drop-previous is running (refused at once, nothing changed). Records passed",
                 "over (bad input, unknown schema ids, as the projector dead-letters them) are counted, not an exit code."})
 public class RebuildCommand implements Callable<Integer> {
@@ -126,6 +129,7 @@ public class RebuildCommand implements Callable<Integer> {
     private final RebuildProperties properties;
     private final JdbcTemplate jdbc;
     private final PlatformTransactionManager transactions;
+    private final PlatformTransactionManager swaps;
     private final ShadowTables tables;
 
     RebuildCommand(KafkaProperties kafka, SchemaRegistryProperties registry, RebuildProperties properties,
@@ -137,6 +141,11 @@ public class RebuildCommand implements Callable<Integer> {
         DataSource tagged = new TaggedConnections(jdbc.getDataSource(), RebuildClaim.whoAmI());
         this.jdbc = new JdbcTemplate(tagged);
         this.transactions = new JdbcTransactionManager(tagged);
+        // The swap's and the undo's transactions: a commit that fails throws its own failure, with the SQLSTATE that
+        // says whether the session ended. JdbcTransactionManager translates it and then rolls back, on a connection the
+        // pool has closed by then, and that rollback's failure, without a SQLSTATE, replaces it. The shadow's writes
+        // inside them (ShadowTransactions, on the same data source) join them as savepoints.
+        this.swaps = new DataSourceTransactionManager(tagged);
         this.tables = new ShadowTables(this.jdbc);
     }
 
@@ -165,6 +174,12 @@ public class RebuildCommand implements Callable<Integer> {
         } catch (EventTopics.UnreadableFraming e) {
             err.println("backfill rebuild: refused — " + e.getMessage() + "; the live projection is unchanged");
             return ExitCodes.COULD_NOT_START;
+        } catch (ShadowTables.Changed e) {
+            // Found before this run's transaction could commit: nothing of the other run's (or operator's) is touched.
+            err.println("backfill rebuild: stopped — " + e.getMessage() + ". See which table case_assignments is (its "
+                    + "comment says whether a rebuild replaced it) and what else holds a rebuild's table names before "
+                    + "running the rebuild again");
+            return ExitCodes.COULD_NOT_START;
         } catch (KafkaException | DataAccessException | TransactionException | IllegalStateException
                  | SnapshotSourceException e) {
             return stopped(err, e);
@@ -179,8 +194,7 @@ public class RebuildCommand implements Callable<Integer> {
      * session ended may have committed first. A swap or undo that did is the run's work done (exit 0).
      */
     private int stopped(PrintWriter err, RuntimeException e) {
-        String failure = e.getMessage()
-                + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "");
+        String failure = described(e);
         ShadowTables.Projection projection;
         try {
             projection = tables.projection();
@@ -197,6 +211,18 @@ public class RebuildCommand implements Callable<Integer> {
         err.println("backfill rebuild: stopped: " + failure + "; " + projection.said()
                 + (projection == ShadowTables.Projection.UNCHANGED ? ", run the rebuild again" : ""));
         return ExitCodes.failure(e);
+    }
+
+    /**
+     * A failure as the run names it: its message and its root cause's; for a rollback that failed (the pool had closed
+     * the connection), also the failure that made the transaction roll back, which says what went wrong.
+     */
+    private static String described(Throwable e) {
+        String failure = e.getMessage()
+                + (e instanceof NestedRuntimeException nested ? " (" + nested.getMostSpecificCause().getMessage() + ")" : "");
+        return e instanceof TransactionSystemException rollback && rollback.getApplicationException() != null
+                ? failure + ", after the transaction failed with: " + described(rollback.getApplicationException())
+                : failure;
     }
 
     private int build(PrintWriter out, PrintWriter err, RebuildClaim claim) {
@@ -271,14 +297,17 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.FINISHED_WITH_REJECTS;
         }
         Duration lockTimeout = swapLockTimeout(err);
-        SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, transactions, lockTimeout, swapWithin(),
+        SwapUnderLock.Outcome swap = new SwapUnderLock(tables, nested, swaps, lockTimeout, swapWithin(),
                 properties.swapAttempts(), allowMissingCases, allowLower, claim::requireHeld).run(shadow, err, horizon,
                 before);
+        // What the run read in all, the catch-ups and the tail of the swap included, counted once the swap's outcome
+        // is known (an attempt that rolled back was read again).
+        Report done = new Report(eventTopics, shadow.totals(), seeded, differences);
         if (swap.refused() != null) {
-            refusal(out, report, swap.refused());
+            refusal(out, done, swap.refused());
             return ExitCodes.FINISHED_WITH_REJECTS;
         }
-        report(out, report, swap.timing());
+        report(out, done, swap.timing());
         return ExitCodes.SUCCESS;
     }
 
@@ -307,9 +336,9 @@ public class RebuildCommand implements Callable<Integer> {
             return ExitCodes.COULD_NOT_START;
         }
         Duration timeout = swapLockTimeout(err);
-        TransactionTemplate swap = new TransactionTemplate(transactions);
+        TransactionTemplate swap = new TransactionTemplate(swaps);
         for (int attempt = 1; ; attempt++) {
-            int carried = tables.carryForwardIntoPrevious();
+            int carried = swap.execute(status -> tables.carryForwardIntoPrevious());
             try {
                 long start = System.nanoTime();
                 swap.executeWithoutResult(status -> tables.swapBack(timeout, swapWithin()));
@@ -320,7 +349,8 @@ public class RebuildCommand implements Callable<Integer> {
                 return ExitCodes.SUCCESS;
             } catch (Deadline.Passed | DataAccessException | TransactionException e) {
                 String ended = SwapUnderLock.sessionEnded(e);
-                if (ended != null && tables.projection() == ShadowTables.Projection.UNDONE) {
+                if (ended != null && tables.projectionOrChanged("the database ended the undo's session (" + ended
+                        + "); nothing was put back") == ShadowTables.Projection.UNDONE) {
                     out.println("backfill rebuild --undo: the database ended the undo's session (" + ended + ") after "
                             + "its commit reached it; " + ShadowTables.Projection.UNDONE.said() + "; the rebuilt one is "
                             + "kept as " + ShadowTables.PREVIOUS + ", to be dropped with --drop-previous");

@@ -149,6 +149,8 @@ final class ShadowTables {
         }
     }
 
+    private static final String NOTHING_PUT_BACK = "nothing was put back";
+
     private static final String MARKER = "Replaced by a rebuild at ";
 
     /** What every swap's marker starts with, this version's and the earlier one's ("Replaced by a rebuild; …"). */
@@ -236,7 +238,24 @@ final class ShadowTables {
      * failed, the only way to know whether its commit reached the database before the session ended.
      */
     Projection projection() {
+        return projection(oid(LIVE));
+    }
+
+    /**
+     * After this run's swap or undo lost its session: {@link #projection()}, where a table neither the one this run
+     * began with nor one it made stops the run ({@link Changed}, saying {@code consequence}): another run or an
+     * operator's SQL put it there, and a retry would swap it away.
+     */
+    Projection projectionOrChanged(String consequence) {
         Long live = oid(LIVE);
+        Projection now = projection(live);
+        if (now == Projection.OTHER) {
+            throw new Changed(LIVE, liveOid, live, consequence);
+        }
+        return now;
+    }
+
+    private Projection projection(Long live) {
         if (live != null && live.equals(shadowOid)) {
             return Projection.SWAPPED;
         }
@@ -357,12 +376,12 @@ final class ShadowTables {
 
     /**
      * Inside the swap's transaction, holding the lock: the shadow becomes the projection, the projection the
-     * previous, marked as a rebuild's (what an undo checks); each statement cancelled at {@code deadline} (a rename
-     * waits for any lock on the shadow).
+     * previous, marked as a rebuild's (what an undo checks); first, both still the tables this run noted; each
+     * statement cancelled at {@code deadline} (a rename waits for any lock on the shadow).
      */
     void swap(Deadline deadline) {
         boundStatements(deadline);
-        requireOwnShadow("nothing was swapped");
+        requireAsNoted("nothing was swapped", LIVE, SHADOW);
         for (String rename : SWAP) {
             boundStatements(deadline);
             jdbc.execute(rename);
@@ -372,16 +391,18 @@ final class ShadowTables {
     }
 
     /**
-     * Inside a transaction: both tables locked, the rows moved since the swap carried back, then the two exchanged;
-     * from the grant on, bounded as the swap is: every statement cancelled at {@code within} after it
-     * ({@link Deadline.Passed} or SQLSTATE 57014: roll back, carry again outside the lock, try again), and a client
-     * that stops answering ended by the server.
+     * Inside a transaction: both tables locked and checked to be the ones this run noted, the rows moved since the swap
+     * carried back, then the two exchanged; from the grant on, bounded as the swap is: every statement cancelled at
+     * {@code within} after it ({@link Deadline.Passed} or SQLSTATE 57014: roll back, carry again outside the lock,
+     * try again), and a client that stops answering ended by the server.
      */
     void swapBack(Duration timeout, Duration within) {
         lock("case_assignments, case_assignments_previous", timeout, within);
         Deadline deadline = Deadline.after(within);
         boundStatements(deadline);
-        carryForwardIntoPrevious();
+        requireAsNoted(NOTHING_PUT_BACK, LIVE, PREVIOUS);
+        boundStatements(deadline);
+        jdbc.update(CARRY_FORWARD_INTO_PREVIOUS);
         boundStatements(deadline);
         String liveComment = jdbc.queryForObject(LIVE_COMMENT, String.class);
         for (String rename : SWAP_BACK) {
@@ -412,9 +433,15 @@ final class ShadowTables {
         return null;
     }
 
-    /** Run once before {@link #swapBack} without the lock, so the locked pass finds little left to write. */
+    /**
+     * Inside a transaction of its own, once before {@link #swapBack} without the lock, so the locked pass finds little
+     * left to write; it commits only into the tables this run noted (the write holds both, so neither can be renamed
+     * before the check).
+     */
     int carryForwardIntoPrevious() {
-        return jdbc.update(CARRY_FORWARD_INTO_PREVIOUS);
+        int carried = jdbc.update(CARRY_FORWARD_INTO_PREVIOUS);
+        requireAsNoted(NOTHING_PUT_BACK, LIVE, PREVIOUS);
+        return carried;
     }
 
     private void comment(String table, String comment) {
@@ -434,15 +461,36 @@ final class ShadowTables {
     }
 
     /**
-     * Inside a transaction that has written to the shadow (and so holds a lock on the table it wrote, which no one can
-     * rename or drop meanwhile): throws unless the shadow's name is still that of the table this run created, so a
-     * run that lost its claim never commits into a shadow another run put in place of its own.
+     * Throws {@link Changed} unless each of {@code tables} ({@link #LIVE}, {@link #SHADOW}, {@link #PREVIOUS}) is still
+     * the table this run noted under that name: the projection it began with, the shadow it created, the previous
+     * table it found. Called under the lock the swap or undo holds on them, or inside a transaction that has written
+     * to them (and so holds a lock on the tables it wrote, which no one can rename or drop meanwhile): a run that lost
+     * its claim, or whose tables an operator's SQL changed, never commits into or swaps a table it did not check.
      */
-    void requireOwnShadow(String consequence) {
-        Long shadow = oid(SHADOW);
-        if (shadowOid == null || !shadowOid.equals(shadow)) {
-            throw new IllegalStateException(SHADOW + " is not the table this run built (" + (shadow == null ? "it is gone"
-                    : "another took its place") + "); " + consequence);
+    void requireAsNoted(String consequence, String... tables) {
+        for (String table : tables) {
+            Long noted = switch (table) {
+                case LIVE -> liveOid;
+                case SHADOW -> shadowOid;
+                default -> restoringOid;
+            };
+            Long now = oid(table);
+            if (noted == null || !noted.equals(now)) {
+                throw new Changed(table, noted, now, consequence);
+            }
+        }
+    }
+
+    /** A table a run was about to write or swap is not the one it noted: another run or an operator's SQL changed it. */
+    static final class Changed extends IllegalStateException {
+        Changed(String table, Long noted, Long now, String consequence) {
+            super(table + " is not the table this run " + switch (table) {
+                case LIVE -> "began with";
+                case SHADOW -> "built";
+                default -> "found kept";
+            } + " (" + (now == null ? "it is gone" : "another took its place: oid " + now
+                    + (noted == null ? "" : ", not " + noted)) + "; another run or an operator's SQL changed it); "
+                    + consequence);
         }
     }
 

@@ -13,7 +13,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ({@code statement_timeout} set to the time left), and a cancellation is the deadline's, so the batch writer gives
  * way at once instead of retrying the batch in smaller parts, each of which would hold the lock again. Before each
  * write commits, the shadow's name is checked to still be the table this run created ({@link
- * ShadowTables#requireOwnShadow}). Decisions 24 and 46.
+ * ShadowTables#requireAsNoted}). Decisions 24 and 46.
  */
 final class ShadowTransactions extends TransactionTemplate {
 
@@ -40,7 +40,7 @@ final class ShadowTransactions extends TransactionTemplate {
         if (bound == Deadline.NONE) {
             return super.execute(status -> {
                 T written = action.doInTransaction(status);
-                tables.requireOwnShadow(UNCOMMITTED);
+                tables.requireAsNoted(UNCOMMITTED, ShadowTables.SHADOW);
                 return written;
             });
         }
@@ -49,7 +49,7 @@ final class ShadowTransactions extends TransactionTemplate {
             tables.boundStatements(bound);
             try {
                 T written = action.doInTransaction(status);
-                tables.requireOwnShadow(UNCOMMITTED);
+                tables.requireAsNoted(UNCOMMITTED, ShadowTables.SHADOW);
                 return written;
             } catch (DataAccessException e) {
                 if (SwapUnderLock.sqlState(e, SwapUnderLock.QUERY_CANCELED)) {

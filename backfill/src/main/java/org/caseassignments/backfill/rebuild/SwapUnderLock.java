@@ -94,6 +94,9 @@ final class SwapUnderLock {
                     granted[1] = System.nanoTime();
                     Deadline deadline = Deadline.after(within);
                     tables.boundStatements(deadline);
+                    // Which tables it holds, before it reads the tail into the shadow or checks anything against them
+                    tables.requireAsNoted("nothing was swapped", ShadowTables.LIVE, ShadowTables.SHADOW);
+                    tables.boundStatements(deadline);
                     shadowWrites.bound(deadline);
                     try {
                         shadow.drainTo(sized, deadline);
@@ -115,9 +118,11 @@ final class SwapUnderLock {
                 return new Outcome(new SwapTiming(attempt, lockTimeout, Duration.ofNanos(granted[1] - granted[0]),
                         Duration.ofNanos(committed - granted[1]), shadow.totals().read() - readBefore), null);
             } catch (Deadline.Passed | DataAccessException | TransactionException e) {
-                shadow.rewindTo(mark);
                 String ended = sessionEnded(e);
-                if (ended != null && tables.projection() == ShadowTables.Projection.SWAPPED) {
+                // Which table is live says what the lost session did, read before anything is undone or tried again:
+                // another run's table stops the run here.
+                if (ended != null && tables.projectionOrChanged("the database ended the swap's session (" + ended
+                        + "); nothing was swapped") == ShadowTables.Projection.SWAPPED) {
                     // The commit reached the database before the session ended: done, and not to be done again.
                     err.println("backfill rebuild: the database ended the swap's session (" + ended + ") after its "
                             + "commit reached it; " + ShadowTables.Projection.SWAPPED.said());
@@ -137,6 +142,8 @@ final class SwapUnderLock {
                             + "last attempt of " + attempts + " (" + ended + ")", e)
                             : (RuntimeException) e;
                 }
+                // Rolled back: what it had written to the shadow is read again.
+                shadow.rewindTo(mark);
                 if (ended != null) {
                     stillClaimed.run();
                     err.printf(Locale.ROOT, "backfill rebuild: the database ended the swap's session (%s); %s; gave way "
@@ -157,16 +164,16 @@ final class SwapUnderLock {
 
     /**
      * What ended the transaction's session, when the server did (its idle or transaction timeout, a terminate, a
-     * shutdown) or the connection was lost (SQLSTATE class 08, which the driver gives a closed socket), or when Spring
-     * could not roll back such a session ({@link TransactionSystemException}); null for any other failure. Whether the
-     * commit reached the database first is read afterwards, on a new session ({@link ShadowTables#projection()}).
+     * shutdown) or the connection was lost (SQLSTATE class 08, which the driver gives a closed socket), also when
+     * Spring's rollback of such a session failed ({@link TransactionSystemException}: the pool had closed the
+     * connection, and the rollback's failure, without a SQLSTATE, replaced the statement's, which says why); null for
+     * any other failure, a rollback that failed after one included. Whether the commit reached the database first is
+     * read afterwards, on a new session ({@link ShadowTables#projection()}).
      */
     static String sessionEnded(Throwable failure) {
         String state = endedState(failure);
         if (state == null && failure instanceof TransactionSystemException rollback) {
-            // The rollback's failure replaced the statement's, which says why the session ended.
             state = endedState(rollback.getApplicationException());
-            return state != null ? state : rollback.getMessage();
         }
         return state;
     }

@@ -70,7 +70,7 @@ class RebuildCommandIntegrationTests {
     void clean() {
         cli = new Cli(commandLine);
         TestKafka.createTopics(3, topic);
-        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild");
+        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild, " + ProjectionByHand.ASIDE);
         jdbc.execute("TRUNCATE case_assignments, placements, kinship_options");
     }
 
@@ -120,7 +120,9 @@ class RebuildCommandIntegrationTests {
 
             // Then the new projection holds it: the tail up to the live end was read under the lock
             assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
-            assertThat(run.out()).containsPattern("events read under the lock\\s+1\\n");
+            assertThat(run.out()).containsPattern("events read under the lock\\s+1\\n")
+                    .as("every event read, the tail's too").containsPattern("events read\\s+5\\n")
+                    .containsPattern("cases rebuilt\\s+2\\n");
             assertThat(row("case_assignments", arrived)).containsEntry("assigned_worker_sub", "w-new")
                     .containsEntry("jurisdiction", "texas");
             assertThat(row("case_assignments", known)).containsEntry("assignment_revision", 3L);
@@ -354,6 +356,103 @@ class RebuildCommandIntegrationTests {
             assertThat(oid("case_assignments")).isEqualTo(rebuilt);
             assertThat(oid("case_assignments_previous")).isEqualTo(previous);
         }
+    }
+
+    @Test
+    void shouldSwapNothingWhenAnotherTableBecameTheProjectionWhileTheSwapWaitedForItsLock() throws Exception {
+        // Given a case whose events end at revision 2, held at it in the projection
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("w-2").supervisor("s-2").revision(2).jurisdiction("georgia").insert(jdbc);
+
+        // When another table is put in the projection's place while the swap waits for its lock
+        Restored restored = whileTheProjectionIsRestoredByHand("rebuild", "--topics", topic, "--progress", "none",
+                "--swap-lock-timeout", "60s");
+
+        // Then the swap, finding under its lock a projection it did not begin with, stops and swaps nothing
+        assertThat(restored.run().exit()).as(restored.run().toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(restored.run().err()).contains("case_assignments is not the table this run began with (another "
+                + "took its place: oid " + restored.oid()).contains("nothing was swapped");
+        assertThat(oid("case_assignments")).isEqualTo(restored.oid());
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 2L);
+    }
+
+    @Test
+    void shouldSayTheProjectionChangedNotThatItsCasesAreInNoEventWhenTheRestoredTableHoldsACaseNoEventKnows()
+            throws Exception {
+        // Given a case whose events end at revision 2, held at it in the projection
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("w-2").supervisor("s-2").revision(2).jurisdiction("georgia").insert(jdbc);
+
+        // When, while the swap waits for its lock, another table is put in the projection's place, holding one more
+        // case than the events know
+        UUID unknown = UUID.randomUUID();
+        Restored restored = whileTheProjectionIsRestoredByHandWith("""
+                INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision,
+                                              jurisdiction, updated_at)
+                VALUES ('%s', 'w-x', 's-x', 1, 'georgia', now())""".formatted(unknown),
+                "rebuild", "--topics", topic, "--progress", "none", "--swap-lock-timeout", "60s");
+
+        // Then the swap checks which table it holds before it reads or checks anything under the lock: it says the
+        // projection changed, naming the oid, and swaps nothing
+        assertThat(restored.run().exit()).as(restored.run().toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(restored.run().err()).contains("case_assignments is not the table this run began with (another "
+                + "took its place: oid " + restored.oid()).contains("nothing was swapped")
+                .doesNotContain("in no event");
+        assertThat(oid("case_assignments")).isEqualTo(restored.oid());
+        assertThat(row("case_assignments", unknown)).containsEntry("assignment_revision", 1L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    @Test
+    void shouldPutNothingBackWhenAnotherTableBecameTheProjectionWhileTheUndoWaitedForItsLock() throws Exception {
+        // Given a swap that lowered an inflated row
+        swappedOverAnInflatedRow();
+        long previous = oid("case_assignments_previous");
+
+        // When another table is put in the projection's place while the undo, its checks and its carry outside the
+        // lock done, waits for the lock
+        Restored restored = whileTheProjectionIsRestoredByHand("rebuild", "--undo", "--swap-lock-timeout", "60s");
+
+        // Then the undo, finding under its lock a projection it did not check, stops and puts nothing back
+        assertThat(restored.run().exit()).as(restored.run().toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(restored.run().err()).contains("case_assignments is not the table this run began with (another "
+                + "took its place: oid " + restored.oid()).contains("nothing was put back");
+        assertThat(oid("case_assignments")).isEqualTo(restored.oid());
+        assertThat(oid("case_assignments_previous")).isEqualTo(previous);
+    }
+
+    @Test
+    void shouldStopNamingTheFailureWhenTheSwapsRollbackFailsAfterAFailureThatDidNotEndItsSession() {
+        // Given a case stored at an inflated revision, and a database that refuses every ALTER TABLE with a SQLSTATE
+        // for which the pool closes the connection (0A000, as for "cached plan must not change result type"): the
+        // swap's rename fails, then its rollback, on the closed connection, without a SQLSTATE
+        UUID caseId = UUID.randomUUID();
+        publish(history(caseId, 2, "georgia"));
+        Rows.assignment(caseId).worker("inflated").revision(9).jurisdiction("georgia").insert(jdbc);
+        jdbc.execute("""
+                CREATE FUNCTION refuse_alter_table() RETURNS event_trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'ALTER TABLE refused here' USING ERRCODE = 'feature_not_supported'; END $$""");
+        jdbc.execute("CREATE EVENT TRIGGER refuse_alter_table ON ddl_command_start WHEN TAG IN ('ALTER TABLE') "
+                + "EXECUTE FUNCTION refuse_alter_table()");
+        Cli.Run run;
+        try {
+            // When
+            run = cli.run("rebuild", "--topics", topic, "--progress", "none", "--allow-lower");
+        } finally {
+            jdbc.execute("DROP EVENT TRIGGER refuse_alter_table");
+            jdbc.execute("DROP FUNCTION refuse_alter_table()");
+        }
+
+        // Then it stops at its first attempt naming both failures, not taking them for a session the database ended
+        assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.COULD_NOT_START);
+        assertThat(run.err()).contains("JDBC rollback failed").contains("ALTER TABLE refused here")
+                .contains("the live projection is unchanged")
+                .doesNotContain("ended the swap's session").doesNotContain("attempt 1 of 3");
+        assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 9L);
+        assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
     }
 
     @Test
@@ -658,6 +757,29 @@ class RebuildCommandIntegrationTests {
         assertThat(run.err()).contains("framed for a schema registry").contains("SCHEMA_REGISTRY_URL");
         assertThat(row("case_assignments", caseId)).containsEntry("assignment_revision", 1L);
         assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+    }
+
+    /** A run, and the table put in the projection's place while it waited for the projection's lock. */
+    private record Restored(Cli.Run run, long oid) {
+    }
+
+    /**
+     * A run started behind a transaction holding the projection, which, once the run waits for the projection's lock,
+     * puts another table in its place ({@link ProjectionByHand}) and commits.
+     */
+    private Restored whileTheProjectionIsRestoredByHand(String... arguments) throws Exception {
+        return whileTheProjectionIsRestoredByHandWith("SELECT 1", arguments);
+    }
+
+    /** As {@link #whileTheProjectionIsRestoredByHand(String...)}, with {@code thenSql} run on the copy before it commits. */
+    private Restored whileTheProjectionIsRestoredByHandWith(String thenSql, String... arguments) throws Exception {
+        try (Connection operator = connection()) {
+            HeldLocks.share(operator, "case_assignments");
+            CompletableFuture<Cli.Run> run = CompletableFuture.supplyAsync(() -> cli.run(arguments));
+            HeldLocks.projectionLock(jdbc, false, false);
+            long restored = ProjectionByHand.replace(operator, thenSql);
+            return new Restored(run.get(60, TimeUnit.SECONDS), restored);
+        }
     }
 
     /** A rebuild that starts while a snapshot load's transaction holds {@code update}, which commits once the swap waits. */

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import org.awaitility.Awaitility;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.testkit.CaseEvents;
@@ -51,7 +52,7 @@ class RebuildProcessIntegrationTests {
             publisher.publishInOrder(topic, List.of(CaseEvents.created(caseId).worker("w-0").jurisdiction("georgia").build(),
                     CaseEvents.changed(caseId, 1).worker("w-1").supervisor("s-1").jurisdiction("georgia").build()));
         }
-        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild");
+        jdbc.execute("DROP TABLE IF EXISTS case_assignments_previous, case_assignments_rebuild, " + ProjectionByHand.ASIDE);
         jdbc.execute("TRUNCATE case_assignments");
     }
 
@@ -130,6 +131,42 @@ class RebuildProcessIntegrationTests {
                     .isEqualTo(liveTable);
             assertThat(read(caseId)).isEqualTo("w-1@1");
             assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_rebuild') IS NULL", Boolean.class)).isTrue();
+        }
+    }
+
+    @Test
+    void shouldStopTouchingNothingWhenAnotherTableBecameTheProjectionWhileItsSwapsSessionWasLost() throws Exception {
+        // Given a rebuild whose swap is granted the projection's lock and then held up by a lock on its shadow, with a
+        // hold long enough that the freeze below comes within it however loaded the machine
+        Rows.assignment(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        long liveTable = jdbc.queryForObject("SELECT 'case_assignments'::regclass::oid::bigint", Long.class);
+        try (Connection projection = connection(); Connection shadow = connection(); Connection operator = connection();
+             RebuildProcess rebuild = startBehind(projection, "--swap-within", "10s", "--swap-lock-timeout", "120s")) {
+            awaitTheSwap(false);
+            HeldLocks.share(shadow, "case_assignments_rebuild");
+            projection.commit();
+            int backend = awaitTheSwap(true);
+
+            // When its process is frozen the moment the lock is granted, the database ends the frozen session, and
+            // another table is put in the projection's place (a restore by hand) before the process is thawed
+            rebuild.freeze();
+            shadow.commit();
+            Awaitility.await("the frozen swap's session to be ended").atMost(Duration.ofSeconds(60)).until(() ->
+                    jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE pid = ?", Integer.class, backend) == 0);
+            long restored = ProjectionByHand.replace(operator);
+            rebuild.thaw();
+
+            // Then the rebuild finds its session ended and the projection another table: it stops, saying so, and does
+            // not swap that table away
+            assertThat(rebuild.awaitExit(Duration.ofSeconds(180))).as(rebuild.output()).isEqualTo(ExitCodes.COULD_NOT_START);
+            assertThat(rebuild.output()).contains("case_assignments is not the table this run began with (another took "
+                    + "its place: oid " + restored + ", not " + liveTable).contains("the database ended the swap's session")
+                    .doesNotContain("gave way");
+            assertThat(jdbc.queryForObject("SELECT 'case_assignments'::regclass::oid::bigint", Long.class)).isEqualTo(restored);
+            assertThat(jdbc.queryForObject("SELECT '" + ProjectionByHand.ASIDE + "'::regclass::oid::bigint", Long.class))
+                    .isEqualTo(liveTable);
+            assertThat(jdbc.queryForObject("SELECT to_regclass('case_assignments_previous') IS NULL", Boolean.class)).isTrue();
+            assertThat(read(caseId)).isEqualTo("w-1@1");
         }
     }
 

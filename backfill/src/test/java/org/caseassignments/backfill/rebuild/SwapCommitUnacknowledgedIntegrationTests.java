@@ -46,10 +46,13 @@ class SwapCommitUnacknowledgedIntegrationTests {
     final String topic = TestKafka.uniqueTopic("case.events");
 
     @Test
-    void shouldReportTheSwapDoneAndNotSwapAgainWhenItsSessionEndsAfterItsCommitReachedTheDatabase() throws Exception {
-        // Given a case stored at an inflated revision, and a rebuild whose swap holds the projection's lock and waits
-        // under it for a transaction holding its shadow
+    void shouldReportTheSwapDoneWithWhatItReadAndNotSwapAgainWhenItsSessionEndsAfterItsCommitReachedTheDatabase()
+            throws Exception {
+        // Given a case stored at an inflated revision, and a rebuild whose swap holds the projection's lock, reads under
+        // it the event of a new case published while it waited for the lock, and waits under it for a transaction
+        // holding its shadow
         UUID caseId = UUID.randomUUID();
+        UUID arrived = UUID.randomUUID();
         TestKafka.createTopics(1, topic);
         try (EventPublisher publisher = new EventPublisher()) {
             publisher.publishInOrder(topic, List.of(CaseEvents.created(caseId).worker("w-0").jurisdiction("georgia").build(),
@@ -63,6 +66,10 @@ class SwapCommitUnacknowledgedIntegrationTests {
                     "--topics", topic, "--progress", "none", "--allow-lower", "--swap-within", "60s",
                     "--swap-lock-timeout", "60s"));
             HeldLocks.projectionLock(jdbc, false, false);
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(CaseEvents.created(arrived).worker("w-new").jurisdiction("texas")
+                        .build()));
+            }
             long shadowTable = oid("case_assignments_rebuild");
             HeldLocks.share(shadow, "case_assignments_rebuild");
             projection.commit();
@@ -84,15 +91,19 @@ class SwapCommitUnacknowledgedIntegrationTests {
             }
             Cli.Run run = rebuild.get(60, TimeUnit.SECONDS);
 
-            // Then the rebuild says the swap committed, and did it once: the projection is its shadow, the previous
-            // table the one it began with
+            // Then the rebuild says the swap committed, did it once (the projection is its shadow, the previous table the
+            // one it began with), and counts what the committed swap read under the lock
             assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.SUCCESS);
             assertThat(run.err()).contains("after its commit reached it; the swap committed")
                     .doesNotContain("the live projection is unchanged");
+            assertThat(run.out()).containsPattern("events read\\s+3\\n").containsPattern("cases rebuilt\\s+2\\n")
+                    .containsPattern("events read under the lock\\s+1\\n");
             assertThat(oid("case_assignments")).isEqualTo(shadowTable);
             assertThat(oid("case_assignments_previous")).isEqualTo(liveTable);
             assertThat(jdbc.queryForObject("SELECT assigned_worker_sub || '@' || assignment_revision FROM "
                     + "case_assignments WHERE case_id = ?", String.class, caseId)).isEqualTo("w-1@1");
+            assertThat(jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?",
+                    String.class, arrived)).isEqualTo("w-new");
             assertThat(jdbc.queryForObject("SELECT assigned_worker_sub || '@' || assignment_revision FROM "
                     + "case_assignments_previous WHERE case_id = ?", String.class, caseId)).isEqualTo("inflated@9");
         }
