@@ -15,13 +15,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * waits for PostgreSQL's answer ({@code DATABASE_SOCKET_TIMEOUT}, the driver's {@code socketTimeout}, which counts
  * whole seconds) and how long one waits for a connection from the pool (the projector's
  * {@code DATABASE_CONNECTION_TIMEOUT}, the mutation API's {@code DATABASE_POOL_TIMEOUT}: Hikari's
- * {@code connection-timeout}, in milliseconds). Each application.yml maps its variables here, and keeps its own
- * defaults on the pool's properties; a timeout set here replaces the default on the pool before it opens a connection.
+ * {@code connection-timeout}, in milliseconds). Each application.yml maps its own variables here, under
+ * {@value #PREFIX}, which no environment variable reaches by Spring Boot's relaxed binding: a deployable never reads
+ * another's variables from a ConfigMap they share. It keeps its own defaults on the pool's properties; a timeout set
+ * here replaces the default on the pool before it opens a connection.
  *
  * <p>Refused at startup, naming the variable: a duration the driver or the pool would read otherwise than it is
  * written. A socket timeout that is not a whole number of seconds (the driver would cut {@code 1500ms} to 1 s and
- * {@code 500ms} to 0, which waits for ever); a pool wait under Hikari's floor of 250 ms (Hikari would wait 30 s
- * instead) or of no time (Hikari would wait for ever); and either over {@link #LONGEST}, since both count in an
+ * {@code 500ms} to 0, which waits for ever); a pool wait under Hikari's floor of 250 ms (Hikari's setter throws
+ * for 1 to 249 ms, a start failing without naming the variable) or of no time (Hikari would wait for ever); and either over {@link #LONGEST}, since both count in an
  * {@code int} of milliseconds. A socket timeout of {@code 0s} still means "wait for ever", with a warning.
  *
  * @param socketTimeout        {@code DATABASE_SOCKET_TIMEOUT}
@@ -31,14 +33,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param poolTimeout          the mutation API's {@code DATABASE_POOL_TIMEOUT}
  * @param poolTimeoutMs        its deprecated {@code DATABASE_POOL_TIMEOUT_MS}
  */
-@ConfigurationProperties("database")
+@ConfigurationProperties(DatabaseTimeouts.PREFIX)
 public record DatabaseTimeouts(String socketTimeout, @Deprecated Long socketTimeoutSeconds,
                                String connectionTimeout, @Deprecated Long connectionTimeoutMs,
                                String poolTimeout, @Deprecated Long poolTimeoutMs) {
 
+    /** Where each application.yml maps its variables: no environment variable's name maps onto it. */
+    static final String PREFIX = "case-assignments.database";
     /** The longest either timeout may be: the driver (seconds × 1000) and Hikari count in an int of milliseconds. */
     static final Duration LONGEST = Duration.ofDays(24);
-    /** Hikari's floor: it replaces a shorter connection-timeout with its own 30 s. */
+    /** Hikari's floor: its setter refuses a shorter connection-timeout but 0, which it reads as for ever. */
     static final Duration SHORTEST_POOL_WAIT = Duration.ofMillis(250);
 
     public DatabaseTimeouts {
@@ -51,14 +55,8 @@ public record DatabaseTimeouts(String socketTimeout, @Deprecated Long socketTime
             }
             atMostTheLongest("DATABASE_SOCKET_TIMEOUT", socket);
         }
-        Duration connection = connection(connectionTimeout, connectionTimeoutMs).duration();
-        Duration pool = pool(poolTimeout, poolTimeoutMs).duration();
-        if (connection != null && pool != null && !connection.equals(pool)) {
-            throw new IllegalArgumentException("DATABASE_CONNECTION_TIMEOUT and DATABASE_POOL_TIMEOUT are both set, to "
-                    + "different durations, and both are the pool's connection-timeout: set the one of this deployable");
-        }
-        poolWait("DATABASE_CONNECTION_TIMEOUT", connection);
-        poolWait("DATABASE_POOL_TIMEOUT", pool);
+        poolWait("DATABASE_CONNECTION_TIMEOUT", connection(connectionTimeout, connectionTimeoutMs).duration());
+        poolWait("DATABASE_POOL_TIMEOUT", pool(poolTimeout, poolTimeoutMs).duration());
     }
 
     /** Sets the timeouts given here on {@code pool}, which has not opened a connection yet, over its defaults. */
@@ -68,6 +66,7 @@ public record DatabaseTimeouts(String socketTimeout, @Deprecated Long socketTime
             pool.addDataSourceProperty("socketTimeout", Long.toString(socket.getSeconds()));
         }
         Duration connection = connection(connectionTimeout, connectionTimeoutMs).duration();
+        // each application.yml maps one of the two, the variable of its deployable
         Duration wait = connection != null ? connection : pool(poolTimeout, poolTimeoutMs).duration();
         if (wait != null) {
             pool.setConnectionTimeout(wait.toMillis());
@@ -103,7 +102,7 @@ public record DatabaseTimeouts(String socketTimeout, @Deprecated Long socketTime
     private static void poolWait(String variable, Duration wait) {
         if (wait != null && wait.compareTo(SHORTEST_POOL_WAIT) < 0) {
             throw new IllegalArgumentException(variable + " is " + RenamedDuration.written(wait) + ", under the pool's "
-                    + "floor of 250ms (the pool would wait 30s instead, or for ever at 0): write 250ms or more");
+                    + "floor of 250ms (the pool refuses less, and waits for ever at 0): write 250ms or more");
         }
         atMostTheLongest(variable, wait);
     }

@@ -18,7 +18,7 @@ class DatabaseTimeoutsConfiguration {
 
     @Bean
     static BeanPostProcessor databaseTimeoutsOnThePool(Environment environment) {
-        DatabaseTimeouts timeouts = Binder.get(environment).bindOrCreate("database", DatabaseTimeouts.class);
+        DatabaseTimeouts timeouts = Binder.get(environment).bindOrCreate(DatabaseTimeouts.PREFIX, DatabaseTimeouts.class);
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String name) {

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.env.YamlPropertySourceLoader;
-import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.FileSystemResource;
 
 /**
@@ -41,6 +41,13 @@ class DatabaseTimeoutSettingsTests {
             projector    | DATABASE_SOCKET_TIMEOUT_SECONDS=30 DATABASE_CONNECTION_TIMEOUT_MS=2500 | 30   | 2500
             mutation-api | DATABASE_SOCKET_TIMEOUT_SECONDS=45 DATABASE_POOL_TIMEOUT_MS=1000       | 45   | 1000
             backfill     | DATABASE_SOCKET_TIMEOUT_SECONDS=600                                 | 600  | 30000
+            # one ConfigMap shared by every deployable: each reads its own variables, never another's
+            projector    | DATABASE_CONNECTION_TIMEOUT_MS=4000 DATABASE_POOL_TIMEOUT_MS=2000   | 120  | 4000
+            mutation-api | DATABASE_CONNECTION_TIMEOUT_MS=4000 DATABASE_POOL_TIMEOUT_MS=2000   | 120  | 2000
+            backfill     | DATABASE_CONNECTION_TIMEOUT_MS=4000 DATABASE_POOL_TIMEOUT_MS=2000   | 3600 | 30000
+            projector    | DATABASE_POOL_TIMEOUT=2s                                            | 120  | 5000
+            mutation-api | DATABASE_CONNECTION_TIMEOUT=2s                                      | 120  | 5000
+            backfill     | DATABASE_CONNECTION_TIMEOUT=2s DATABASE_POOL_TIMEOUT=1s             | 3600 | 30000
             """)
     void shouldSetThePoolsTimeoutsFromTheVariablesTheDeployableReads(String deployable, String variables, String socketTimeout,
             long connectionTimeout) throws IOException {
@@ -54,17 +61,21 @@ class DatabaseTimeoutSettingsTests {
         assertThat(pool(deployable, set)).isEqualTo("socketTimeout=" + socketTimeout + " connectionTimeout=" + connectionTimeout);
     }
 
-    /** The deployable's pool, bound from its application.yml with these environment variables, then given its timeouts. */
+    /**
+     * The deployable's pool, bound from its application.yml with these environment variables (as the process's
+     * environment, so Spring Boot's relaxed binding maps them as it does in production), then given its timeouts.
+     */
     private static String pool(String deployable, Map<String, String> variables) throws IOException {
         StandardEnvironment environment = new StandardEnvironment();
-        environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
-        environment.getPropertySources().addFirst(new MapPropertySource("variables", Map.copyOf(variables)));
+        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        Map.<String, Object>copyOf(variables)));
         new YamlPropertySourceLoader().load("application.yml", new FileSystemResource(
                 ROOT.resolve(deployable).resolve("src/main/resources/application.yml"))).forEach(environment.getPropertySources()::addLast);
         Binder binder = Binder.get(environment);
         try (HikariDataSource pool = new HikariDataSource()) {
             binder.bind("spring.datasource.hikari", Bindable.ofInstance(pool));
-            binder.bindOrCreate("database", DatabaseTimeouts.class).applyTo(pool);
+            binder.bindOrCreate(DatabaseTimeouts.PREFIX, DatabaseTimeouts.class).applyTo(pool);
             return "socketTimeout=" + pool.getDataSourceProperties().get("socketTimeout")
                     + " connectionTimeout=" + pool.getConnectionTimeout();
         }
