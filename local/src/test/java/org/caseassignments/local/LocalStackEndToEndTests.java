@@ -464,39 +464,42 @@ class LocalStackEndToEndTests {
         boolean toolMissing = false;
         RunbookSubjects subjects = RunbookSubjects.prepare(env.get("DATABASE_URL"), env.get("KAFKA_BOOTSTRAP_SERVERS"),
                 ROOT.resolve("local/target/runbook-subjects"));
-        env.putAll(subjects.environment(env.get("PATH")));
-        for (RunbookCommands.Command command : commands) {
-            String leftOut = command.leftOut() != null ? command.leftOut() : command.missingTools();
-            if (leftOut == null && pushgateway == null && command.script().contains("$BACKFILL_PUSHGATEWAY_ADDRESS")) {
-                leftOut = "needs the Pushgateway, which this stack runs without";
+        try {
+            env.putAll(subjects.environment(env.get("PATH")));
+            for (RunbookCommands.Command command : commands) {
+                String leftOut = command.leftOut() != null ? command.leftOut() : command.missingTools();
+                if (leftOut == null && pushgateway == null && command.script().contains("$BACKFILL_PUSHGATEWAY_ADDRESS")) {
+                    leftOut = "needs the Pushgateway, which this stack runs without";
+                }
+                if (leftOut != null) {
+                    toolMissing |= command.leftOut() == null;
+                    System.out.println("LEFT OUT docs/operations.md:" + command.line() + ": " + leftOut);
+                    continue;
+                }
+                Path output = Files.createTempFile("runbook-command", ".out");
+                ProcessBuilder bash = new ProcessBuilder("bash", "-c", prelude + command.script()).directory(ROOT.toFile())
+                        .redirectErrorStream(true).redirectOutput(output.toFile());
+                bash.environment().clear();
+                bash.environment().putAll(env);
+                bash.environment().putAll(subjects.before(command.script()));
+                Process process = bash.start();
+                boolean ended = process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (!ended) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+                String notDone = subjects.after(command.script());
+                if (!ended || process.exitValue() != 0 || notDone != null) {
+                    failures.add("docs/operations.md:" + command.line() + (!ended ? " still ran when the runbook commands "
+                            + "reached " + RUNBOOK_LIMIT : process.exitValue() != 0 ? " exited " + process.exitValue()
+                            : " exited 0, but " + notDone) + ":\n" + command.script() + Files.readString(output));
+                }
+                Files.delete(output);
+                ran++;
             }
-            if (leftOut != null) {
-                toolMissing |= command.leftOut() == null;
-                System.out.println("LEFT OUT docs/operations.md:" + command.line() + ": " + leftOut);
-                continue;
-            }
-            Path output = Files.createTempFile("runbook-command", ".out");
-            ProcessBuilder bash = new ProcessBuilder("bash", "-c", prelude + command.script()).directory(ROOT.toFile())
-                    .redirectErrorStream(true).redirectOutput(output.toFile());
-            bash.environment().clear();
-            bash.environment().putAll(env);
-            bash.environment().putAll(subjects.before(command.script()));
-            Process process = bash.start();
-            boolean ended = process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (!ended) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            String notDone = subjects.after(command.script());
-            if (!ended || process.exitValue() != 0 || notDone != null) {
-                failures.add("docs/operations.md:" + command.line() + (!ended ? " still ran when the runbook commands "
-                        + "reached " + RUNBOOK_LIMIT : process.exitValue() != 0 ? " exited " + process.exitValue()
-                        : " exited 0, but " + notDone) + ":\n" + command.script() + Files.readString(output));
-            }
-            Files.delete(output);
-            ran++;
+        } finally {
+            subjects.close();
         }
-        subjects.close();
         String reset = subjects.groupAtLogStart();
         if (reset != null) {
             failures.add("the runbook's reset of a stopped projector's offsets did not set them: " + reset);
