@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A child JVM whose output goes to a log file in the data folder; stopped gracefully (SIGTERM), then forcibly. */
 final class ChildProcess implements AutoCloseable {
@@ -62,20 +64,38 @@ final class ChildProcess implements AutoCloseable {
         return log;
     }
 
+    /**
+     * Stops the process (SIGTERM, then SIGKILL after 30 s) and then whatever it started that still runs: a binary an
+     * operator installed may be a wrapper script around the real one (a package's shim), which SIGTERM ends without
+     * its child.
+     */
     @Override
     public void close() {
+        // its children are no longer its descendants once it has exited: name them first
+        List<ProcessHandle> children = process.descendants().toList();
+        stop(process.toHandle());
+        children.forEach(ChildProcess::stop);
+    }
+
+    private static void stop(ProcessHandle process) {
         if (!process.isAlive()) {
             return;
         }
         process.destroy();
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
+            process.onExit().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException stillRunning) {
+            process.destroyForcibly();
+            try {
+                process.onExit().get(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // SIGKILL sent: nothing more to do
+            }
         }
     }
 }

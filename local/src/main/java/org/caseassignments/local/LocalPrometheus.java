@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import org.yaml.snakeyaml.DumperOptions;
@@ -91,14 +92,15 @@ final class LocalPrometheus {
      * @return Prometheus, ready; empty when it did not get ready
      */
     static Optional<ServiceProcess> startReady(Path binary, Path root, Path dataDir, int port, Map<String, Integer> targets,
-            Integer pushgateway, Path logDir, Consumer<String> step) throws IOException, InterruptedException {
+            Integer pushgateway, Path logDir, UnaryOperator<ServiceProcess> track, Consumer<String> step)
+            throws IOException, InterruptedException {
         Path home = dataDir.resolve("prometheus").toAbsolutePath();
         Files.createDirectories(home);
         Path config = home.resolve("prometheus.yml");
         Files.writeString(config, configuration(root.toAbsolutePath().normalize(), targets, pushgateway));
         return awaitOrGoOn("Prometheus", ChildProcess.start("prometheus", List.of(binary.toString(),
                 "--config.file=" + config, "--storage.tsdb.path=" + home.resolve("data"),
-                "--web.listen-address=localhost:" + port), Map.of(), logDir), port, step);
+                "--web.listen-address=localhost:" + port), Map.of(), logDir), port, track, step);
     }
 
     /**
@@ -108,11 +110,11 @@ final class LocalPrometheus {
      *
      * @return the Pushgateway, ready; empty when it did not get ready
      */
-    static Optional<ServiceProcess> startPushgateway(Path binary, Path dataDir, int port, Path logDir, Consumer<String> step)
-            throws IOException, InterruptedException {
+    static Optional<ServiceProcess> startPushgateway(Path binary, Path dataDir, int port, Path logDir,
+            UnaryOperator<ServiceProcess> track, Consumer<String> step) throws IOException, InterruptedException {
         Path home = Files.createDirectories(dataDir.resolve("pushgateway").toAbsolutePath());
         return awaitOrGoOn("the Pushgateway", ChildProcess.start("pushgateway", pushgatewayCommand(binary, home, port),
-                Map.of(), logDir), port, step);
+                Map.of(), logDir), port, track, step);
     }
 
     /** The Pushgateway's command line, keeping its groups in {@code home/metrics}. */
@@ -128,10 +130,13 @@ final class LocalPrometheus {
         return command;
     }
 
-    /** Both answer {@code /-/ready} once they serve. */
-    private static Optional<ServiceProcess> awaitOrGoOn(String what, ChildProcess process, int port, Consumer<String> step)
-            throws InterruptedException {
-        ServiceProcess server = ServiceProcess.of(what, process, URI.create("http://localhost:" + port + "/-/ready"));
+    /**
+     * Both answer {@code /-/ready} once they serve. {@code track} takes the process as soon as it started, before it is
+     * ready, so that whoever stops the stack meanwhile stops it too.
+     */
+    private static Optional<ServiceProcess> awaitOrGoOn(String what, ChildProcess process, int port,
+            UnaryOperator<ServiceProcess> track, Consumer<String> step) throws InterruptedException {
+        ServiceProcess server = track.apply(ServiceProcess.of(what, process, URI.create("http://localhost:" + port + "/-/ready")));
         try {
             server.awaitReady();
             return Optional.of(server);

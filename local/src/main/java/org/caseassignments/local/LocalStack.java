@@ -76,6 +76,8 @@ public final class LocalStack implements Callable<Integer> {
     Path root;
 
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    /** Set once the stack stops (Ctrl-C, SIGTERM): whatever starts after that is stopped at once. */
+    private boolean stopping;
     private final PrintStream out = System.out;
     private final Instant started = Instant.now();
 
@@ -115,7 +117,7 @@ public final class LocalStack implements Callable<Integer> {
         step("projector ready");
         api.awaitReady();
         step("mutation API ready");
-        Observed observed = observe ? startPrometheus(logs) : Observed.NONE;
+        Observed observed = observe ? observe(System.getenv(), logs) : Observed.NONE;
         Path jobsFile = writeJobsEnvironment(database, kafka, observed.pushgateway());
 
         step("publishing the sample case");
@@ -140,23 +142,27 @@ public final class LocalStack implements Callable<Integer> {
     }
 
     /** The addresses of what {@code --observe} started, each null when it did not run. */
-    private record Observed(String prometheus, String pushgateway) {
+    record Observed(String prometheus, String pushgateway) {
         static final Observed NONE = new Observed(null, null);
     }
 
     /**
      * Prometheus's address once it is ready, and the Pushgateway's it scrapes; each null when none is installed or it
-     * did not get ready (either said plainly, and the stack goes on).
+     * did not get ready (either said plainly, and the stack goes on). Each process is the stack's to stop from the
+     * moment it starts, so a stack stopped while Prometheus starts leaves neither running; a Pushgateway whose
+     * Prometheus did not get ready is stopped at once, since nothing would scrape it.
+     *
+     * @param environment where {@code PROMETHEUS}, {@code PUSHGATEWAY} and {@code PATH} are read
      */
-    private Observed startPrometheus(Path logs) throws IOException, InterruptedException {
-        var binary = LocalPrometheus.binary(System.getenv());
+    Observed observe(Map<String, String> environment, Path logs) throws IOException, InterruptedException {
+        var binary = LocalPrometheus.binary(environment);
         if (binary.isEmpty()) {
             step("--observe: Prometheus is not installed (set " + LocalPrometheus.BINARY_VARIABLE
                     + " or put prometheus on the PATH, e.g. from Debian's prometheus package); going on without it");
             return Observed.NONE;
         }
         int pushgatewayPort = freePort();
-        Optional<ServiceProcess> pushgateway = startPushgateway(binary.get(), pushgatewayPort, logs);
+        Optional<ServiceProcess> pushgateway = startPushgateway(environment, binary.get(), pushgatewayPort, logs);
         Integer scraped = pushgateway.isPresent() ? pushgatewayPort : null;
         int port = freePort();
         Optional<ServiceProcess> prometheus = Optional.empty();
@@ -165,33 +171,32 @@ public final class LocalStack implements Callable<Integer> {
             Map<String, Integer> targets = new LinkedHashMap<>();
             targets.put("projector", projectorManagementPort());
             targets.put("mutation-api", apiManagementPort());
-            prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, scraped, logs, this::step);
+            prometheus = LocalPrometheus.startReady(binary.get(), root, dataDir, port, targets, scraped, logs, this::track,
+                    this::step);
         } finally {
             // a Pushgateway that nothing scrapes would only hold its port and its persistence file
             if (prometheus.isEmpty()) {
-                pushgateway.ifPresent(ServiceProcess::close);
+                pushgateway.ifPresent(this::stop);
             }
         }
         if (prometheus.isEmpty()) {
             return Observed.NONE;
         }
-        pushgateway.ifPresent(this::track);
-        track(prometheus.get());
         step("Prometheus ready");
         return new Observed("http://localhost:" + port, scraped == null ? null : "localhost:" + scraped);
     }
 
     /** The Pushgateway, ready; empty when none is installed or it did not get ready. */
-    private Optional<ServiceProcess> startPushgateway(Path prometheus, int port, Path logs)
+    private Optional<ServiceProcess> startPushgateway(Map<String, String> environment, Path prometheus, int port, Path logs)
             throws IOException, InterruptedException {
-        var binary = LocalPrometheus.pushgatewayBinary(System.getenv(), prometheus);
+        var binary = LocalPrometheus.pushgatewayBinary(environment, prometheus);
         if (binary.isEmpty()) {
             step("--observe: no Pushgateway is installed (set " + LocalPrometheus.PUSHGATEWAY_VARIABLE
                     + ", or install Debian's prometheus-pushgateway package); the jobs dashboard stays empty");
             return Optional.empty();
         }
         step("starting the Pushgateway (" + binary.get() + ") on port " + port);
-        return LocalPrometheus.startPushgateway(binary.get(), dataDir, port, logs, this::step);
+        return LocalPrometheus.startPushgateway(binary.get(), dataDir, port, logs, this::track, this::step);
     }
 
     /**
@@ -262,21 +267,40 @@ public final class LocalStack implements Callable<Integer> {
                 "LOG_FORMAT", "");
     }
 
+    /** The stack stops {@code resource} with the rest; once it is stopping, at once (and the step fails). */
     private <T extends AutoCloseable> T track(T resource) {
         synchronized (running) {
-            running.push(resource);
+            if (!stopping) {
+                running.push(resource);
+                return resource;
+            }
         }
-        return resource;
+        close(resource);
+        throw new IllegalStateException("the stack is stopping");
     }
 
-    private void stopAll() {
+    /** Stops one of the stack's processes before the rest, such as a Pushgateway whose Prometheus did not start. */
+    private void stop(AutoCloseable resource) {
         synchronized (running) {
+            running.remove(resource);
+        }
+        close(resource);
+    }
+
+    private static void close(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            System.err.println("while stopping: " + e);
+        }
+    }
+
+    /** What the shutdown hook does: stops everything started, in reverse order, and whatever starts afterwards. */
+    void stopAll() {
+        synchronized (running) {
+            stopping = true;
             while (!running.isEmpty()) {
-                try {
-                    running.pop().close();
-                } catch (Exception e) {
-                    System.err.println("while stopping: " + e);
-                }
+                close(running.pop());
             }
         }
     }

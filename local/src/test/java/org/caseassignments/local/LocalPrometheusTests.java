@@ -126,7 +126,7 @@ class LocalPrometheusTests {
         }
 
         var started = LocalPrometheus.startReady(exits, ROOT, dir.resolve("data"), port, Map.of("projector", 19081),
-                null, dir.resolve("logs"), steps::add);
+                null, dir.resolve("logs"), process -> process, steps::add);
 
         assertThat(started).isEmpty();
         assertThat(steps).singleElement().asString().startsWith("--observe: prometheus exited with code 1")

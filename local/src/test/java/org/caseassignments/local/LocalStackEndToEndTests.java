@@ -58,7 +58,7 @@ class LocalStackEndToEndTests {
     private static final StringBuilder OUTPUT = new StringBuilder();
 
     /** How long all the runbook commands together may run. */
-    private static final java.time.Duration RUNBOOK_LIMIT = java.time.Duration.ofMinutes(6);
+    private static final java.time.Duration RUNBOOK_LIMIT = java.time.Duration.ofMinutes(10);
 
     private static Process stack;
     private static String api;
@@ -430,10 +430,12 @@ class LocalStackEndToEndTests {
 
     /**
      * Every command of the runbooks (docs/operations.md: its bash and SQL blocks, its curls against the management
-     * ports) runs with bash against this stack, as an operator runs it with the documented variables set and nothing
-     * else of this JVM's environment, and exits 0. A command annotated {@code <!-- runs: … -->}, or needing a tool this
-     * machine lacks, is printed as LEFT OUT; only with every tool present must at least 10 run. A command still running
-     * at the overall limit is killed with its children.
+     * ports) runs with bash against this stack, in page order, as an operator runs it with the documented variables set
+     * and nothing else of this JVM's environment, and exits 0; what a command acts on ({@link RunbookSubjects}: a case, a
+     * snapshot, a stopped projector's group, a session to end, a shadow left behind) is the stack's, and is checked
+     * after it. A command annotated {@code <!-- runs: … -->}, or needing a tool this machine lacks, is printed as LEFT
+     * OUT; only with every tool present must at least 10 run. A command still running at the overall limit is killed
+     * with its children.
      */
     @Test
     void shouldRunEveryRunbookCommandAgainstTheStack() throws Exception {
@@ -460,34 +462,47 @@ class LocalStackEndToEndTests {
         List<String> failures = new java.util.ArrayList<>();
         int ran = 0;
         boolean toolMissing = false;
-        for (RunbookCommands.Command command : commands) {
-            String leftOut = command.leftOut() != null ? command.leftOut() : command.missingTools();
-            if (leftOut == null && pushgateway == null && command.script().contains("$BACKFILL_PUSHGATEWAY_ADDRESS")) {
-                leftOut = "needs the Pushgateway, which this stack runs without";
+        RunbookSubjects subjects = RunbookSubjects.prepare(env.get("DATABASE_URL"), env.get("KAFKA_BOOTSTRAP_SERVERS"),
+                ROOT.resolve("local/target/runbook-subjects"));
+        try {
+            env.putAll(subjects.environment(env.get("PATH")));
+            for (RunbookCommands.Command command : commands) {
+                String leftOut = command.leftOut() != null ? command.leftOut() : command.missingTools();
+                if (leftOut == null && pushgateway == null && command.script().contains("$BACKFILL_PUSHGATEWAY_ADDRESS")) {
+                    leftOut = "needs the Pushgateway, which this stack runs without";
+                }
+                if (leftOut != null) {
+                    toolMissing |= command.leftOut() == null;
+                    System.out.println("LEFT OUT docs/operations.md:" + command.line() + ": " + leftOut);
+                    continue;
+                }
+                Path output = Files.createTempFile("runbook-command", ".out");
+                ProcessBuilder bash = new ProcessBuilder("bash", "-c", prelude + command.script()).directory(ROOT.toFile())
+                        .redirectErrorStream(true).redirectOutput(output.toFile());
+                bash.environment().clear();
+                bash.environment().putAll(env);
+                bash.environment().putAll(subjects.before(command.script()));
+                Process process = bash.start();
+                boolean ended = process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (!ended) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+                String notDone = subjects.after(command.script());
+                if (!ended || process.exitValue() != 0 || notDone != null) {
+                    failures.add("docs/operations.md:" + command.line() + (!ended ? " still ran when the runbook commands "
+                            + "reached " + RUNBOOK_LIMIT : process.exitValue() != 0 ? " exited " + process.exitValue()
+                            : " exited 0, but " + notDone) + ":\n" + command.script() + Files.readString(output));
+                }
+                Files.delete(output);
+                ran++;
             }
-            if (leftOut != null) {
-                toolMissing |= command.leftOut() == null;
-                System.out.println("LEFT OUT docs/operations.md:" + command.line() + ": " + leftOut);
-                continue;
-            }
-            Path output = Files.createTempFile("runbook-command", ".out");
-            ProcessBuilder bash = new ProcessBuilder("bash", "-c", prelude + command.script()).directory(ROOT.toFile())
-                    .redirectErrorStream(true).redirectOutput(output.toFile());
-            bash.environment().clear();
-            bash.environment().putAll(env);
-            Process process = bash.start();
-            boolean ended = process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (!ended) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            if (!ended || process.exitValue() != 0) {
-                failures.add("docs/operations.md:" + command.line() + (ended ? " exited " + process.exitValue()
-                        : " still ran when the runbook commands reached " + RUNBOOK_LIMIT) + ":\n" + command.script()
-                        + Files.readString(output));
-            }
-            Files.delete(output);
-            ran++;
+        } finally {
+            subjects.close();
+        }
+        String reset = subjects.groupAtLogStart();
+        if (reset != null) {
+            failures.add("the runbook's reset of a stopped projector's offsets did not set them: " + reset);
         }
         assertThat(failures).as("runbook commands that fail against the local stack").isEmpty();
         if (toolMissing) {

@@ -108,6 +108,14 @@ class RunbookCommandsTests {
     }
 
     @Test
+    void shouldLeaveOutOfTheEndToEndRunOnlyTheCommandThatStartsTheStackItRunsAgainst() {
+        assertThat(RunbookCommands.of(ROOT.resolve("docs/operations.md")).stream()
+                .filter(command -> command.leftOut() != null).map(RunbookCommands.Command::script))
+                .as("blocks of docs/operations.md under <!-- runs: … -->: give a value a variable the test can set")
+                .containsExactly("./run --observe\n");
+    }
+
+    @Test
     void shouldWriteEveryCommandOfTheRunbooksInABlockThatTheEndToEndTestRuns() {
         assertThat(RunbookCommands.inline(ROOT.resolve("docs/operations.md")))
                 .as("commands written inline in docs/operations.md: put each in a ```bash or ```sql block (with "
