@@ -60,6 +60,19 @@ class ProjectorRowRefusalIntegrationTests {
         jdbc.execute("""
                 CREATE TRIGGER test_refuse BEFORE INSERT OR UPDATE ON case_assignments
                    FOR EACH ROW EXECUTE FUNCTION test_refuse()""");
+        // A trigger that refuses every row while this table holds one
+        jdbc.execute("CREATE TABLE test_refuse_every_row (refusing boolean)");
+        jdbc.execute("""
+                CREATE FUNCTION test_refuse_every_row() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM test_refuse_every_row) THEN
+                        RAISE EXCEPTION 'test trigger refuses every case, now %', NEW.case_id;
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_refuse_every_row BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_refuse_every_row()""");
         jdbc.execute("ALTER TABLE case_assignments ENABLE ROW LEVEL SECURITY");
         jdbc.execute("""
                 CREATE POLICY test_policy ON case_assignments USING (true)
@@ -148,6 +161,39 @@ class ProjectorRowRefusalIntegrationTests {
             assertThat(projector.health("projectionSink")).isEqualTo(Status.UP);
         });
         assertThat(deadLetters(first, second)).isEmpty();
+    }
+
+    @Test
+    void shouldDeadLetterNothingWhileATriggerRefusesEveryRowAndApplyAllOnceItLetsThemThrough() {
+        List<UUID> cases = new java.util.ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            cases.add(UUID.randomUUID());
+        }
+        // Given a trigger that refuses every row, and 50 events pending
+        jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
+        try {
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(TOPICS.events(), cases.stream()
+                        .map(id -> (org.apache.avro.specific.SpecificRecord) CaseEvents.created(id).worker("w-" + id).build())
+                        .toList());
+            }
+
+            // Then the sink says it is failing, naming the SQLSTATE, and nothing moves
+            await().atMost(TIMEOUT).until(() -> projector.health("projectionSink").equals(Status.DOWN));
+            assertThat(KafkaOffsets.caughtUp(group, TOPICS.events(), 1)).isFalse();
+            assertThat(deadLetters(cases.toArray(UUID[]::new))).isEmpty();
+        } finally {
+            // When the trigger lets rows through again
+            jdbc.update("DELETE FROM test_refuse_every_row");
+        }
+
+        // Then all 50 are applied, the offset moves past them, and none was dead-lettered
+        await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> {
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ANY (?::uuid[])",
+                    Integer.class, (Object) cases.stream().map(UUID::toString).toArray(String[]::new))).isEqualTo(50);
+            assertThat(KafkaOffsets.caughtUp(group, TOPICS.events(), 1)).isTrue();
+        });
+        assertThat(deadLetters(cases.toArray(UUID[]::new))).isEmpty();
     }
 
     private String worker(UUID caseId) {

@@ -9,9 +9,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -252,7 +254,8 @@ public class AssignmentWriter {
 
     /**
      * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
-     * projection rows in case-id order, then brings the entity rows of the moved cases along, and (on the live
+     * projection rows in case-id order (on the live projection, first each lower revision of a case given, in rounds:
+     * {@link #earlierRevisions}), then brings the entity rows of the moved cases along, and (on the live
      * projection) records every update given in the cases' history. All updates of one call must share one guard. The result tells each
      * case's {@link Outcome}.
      */
@@ -277,6 +280,7 @@ public class AssignmentWriter {
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
         Map<UUID, AssignmentUpdate> byCase = new HashMap<>();
         survivors.forEach(update -> byCase.put(update.caseId(), update));
+        List<List<AssignmentUpdate>> earlier = followEntities ? earlierRevisions(seen, byCase) : List.of();
         Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
@@ -291,7 +295,7 @@ public class AssignmentWriter {
             return tryFirst;
         }));
         try {
-            upsert(guard, survivors, byCase, outcomes, inserted, advanced);
+            upsertInOrder(guard, earlier, survivors, byCase, outcomes, inserted, advanced);
         } catch (RuntimeException failure) {
             if (!tried || !CaseQueue.timedOut(failure)) {
                 throw failure;
@@ -300,7 +304,7 @@ public class AssignmentWriter {
             inserted.clear();
             advanced.clear();
             CaseQueue.queueForContended(jdbc, survivors.stream().map(AssignmentUpdate::caseId).toList(), maxQueuedCases);
-            upsert(guard, survivors, byCase, outcomes, inserted, advanced);
+            upsertInOrder(guard, earlier, survivors, byCase, outcomes, inserted, advanced);
         }
         jdbc.execute(tried ? CaseQueue.TRIED + PLANNER_DEFAULTS : PLANNER_DEFAULTS);
         Map<UUID, Outcome> ordered = new LinkedHashMap<>();
@@ -314,6 +318,64 @@ public class AssignmentWriter {
         }
         return new ApplyResult(survivors.size(), inserted, advanced, followed.placements(), followed.kinshipOptions(),
                 followed.healed(), ordered);
+    }
+
+    /**
+     * The revisions of {@code seen} below their case's survivor, in rounds: the first round holds each case's lowest,
+     * the next each case's second lowest, and so on (each round in case-id order, PostgreSQL's), so that writing the
+     * rounds and then the survivors puts every revision of a batch through the projection's own checks (its
+     * constraints, triggers and row-security policies) in the order of its case's revisions, as one event per batch
+     * would (decision 48). A revision the guard skips (not newer than the row by then) meets none of them, as alone.
+     */
+    private static List<List<AssignmentUpdate>> earlierRevisions(List<SeenRevision> seen, Map<UUID, AssignmentUpdate> byCase) {
+        Map<UUID, List<AssignmentUpdate>> perCase = new HashMap<>();
+        for (SeenRevision entry : seen) {
+            AssignmentUpdate update = entry.update();
+            AssignmentUpdate survivor = byCase.get(update.caseId());
+            if (survivor != null && update.revision() < survivor.revision()) {
+                perCase.computeIfAbsent(update.caseId(), c -> new ArrayList<>()).add(update);
+            }
+        }
+        List<List<AssignmentUpdate>> rounds = new ArrayList<>();
+        for (List<AssignmentUpdate> revisions : perCase.values()) {
+            revisions.sort(Comparator.comparingLong(AssignmentUpdate::revision)); // stable: as given at one revision
+            for (int r = 0; r < revisions.size(); r++) {
+                if (rounds.size() == r) {
+                    rounds.add(new ArrayList<>());
+                }
+                rounds.get(r).add(revisions.get(r));
+            }
+        }
+        rounds.forEach(round -> round.sort(Comparator.comparing(AssignmentUpdate::caseId, CaseIds.POSTGRES_ORDER)));
+        return rounds;
+    }
+
+    /**
+     * The rounds of {@link #earlierRevisions}, then the survivors; the outcomes are the survivors', but a case whose
+     * row an earlier revision inserted is inserted by the batch.
+     */
+    private void upsertInOrder(Guard guard, List<List<AssignmentUpdate>> earlier, List<AssignmentUpdate> survivors,
+                               Map<UUID, AssignmentUpdate> byCase, Map<UUID, Outcome> outcomes, List<UUID> inserted,
+                               List<UUID> advanced) {
+        Set<UUID> insertedEarlier = new HashSet<>();
+        for (List<AssignmentUpdate> round : earlier) {
+            Map<UUID, AssignmentUpdate> roundByCase = new HashMap<>();
+            round.forEach(update -> roundByCase.put(update.caseId(), update));
+            List<UUID> roundInserted = new ArrayList<>();
+            upsert(guard, round, roundByCase, new HashMap<>(), roundInserted, new ArrayList<>());
+            insertedEarlier.addAll(roundInserted);
+        }
+        upsert(guard, survivors, byCase, outcomes, inserted, advanced);
+        if (!insertedEarlier.isEmpty()) {
+            advanced.removeIf(caseId -> {
+                if (!insertedEarlier.contains(caseId)) {
+                    return false;
+                }
+                inserted.add(caseId);
+                outcomes.put(caseId, Outcome.INSERTED);
+                return true;
+            });
+        }
     }
 
     /** The projection upsert of the reduced batch; fills in each case's outcome and the cases it moved. */
@@ -369,6 +431,27 @@ public class AssignmentWriter {
             }
             return null;
         });
+    }
+
+    /**
+     * A placeholder of a new case (revision -1, no one assigned), inserted then touched: a row that is no one's fault,
+     * for {@link #checkTakesARow}. The table's triggers and policies see an insert and an update.
+     */
+    private static final String PROBE_ROW = """
+            INSERT INTO %1$s (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
+            VALUES (?, NULL, NULL, -1, now())
+            """;
+    private static final String PROBE_ROW_CHANGED = "UPDATE %1$s SET updated_at = now() WHERE case_id = ?";
+
+    /**
+     * Writes a placeholder row of a new case and changes it, inside the caller's transaction, which must roll back:
+     * throws when the table takes no row at all — a trigger or a row-security policy that refuses every row, a
+     * privilege revoked — and nothing when it takes rows that are no one's fault ({@link BatchIsolation}).
+     */
+    public void checkTakesARow() {
+        UUID probe = UUID.randomUUID();
+        jdbc.update(PROBE_ROW.formatted(table), probe);
+        jdbc.update(PROBE_ROW_CHANGED.formatted(table), probe);
     }
 
     /**

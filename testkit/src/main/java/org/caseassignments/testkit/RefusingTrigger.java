@@ -1,4 +1,4 @@
-package org.caseassignments.backfill;
+package org.caseassignments.testkit;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 

@@ -1,0 +1,106 @@
+package org.caseassignments.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.backoff.FixedBackOff;
+
+/**
+ * A batch whose every row the database refuses alike is the database's state, not every row's fault: with a trigger
+ * refusing every row, nothing is set aside, the writer fails like an outage (naming the SQLSTATE), and once the trigger
+ * lets rows through the same batch is applied whole. Rows each refused for themselves are still set aside.
+ */
+class BatchWriterEveryRowRefusedIntegrationTests {
+
+    private static final TestDatabase DB = TestDatabase.migrated();
+
+    static {
+        DB.jdbc().execute("CREATE TABLE test_refuse_every_row (refusing boolean)");
+        DB.jdbc().execute("""
+                CREATE FUNCTION test_refuse_every_row() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM test_refuse_every_row) OR NEW.assigned_worker_sub = 'poison' THEN
+                        RAISE EXCEPTION 'test trigger refuses case %', NEW.case_id;
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        DB.jdbc().execute("""
+                CREATE TRIGGER test_refuse_every_row BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_refuse_every_row()""");
+    }
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
+    private final IngestMetrics metrics = new IngestMetrics(new SimpleMeterRegistry(), "test");
+    private final AssignmentWriter writer = new AssignmentWriter(jdbc);
+
+    @AfterEach
+    void letRowsThrough() {
+        jdbc.update("DELETE FROM test_refuse_every_row");
+    }
+
+    @Test
+    void shouldSetNothingAsideAndStopTheJobsWriterWhenEveryRowIsRefusedAlikeThenApplyTheWholeBatchOnceRowsGoThrough() {
+        assertEveryRowRefusedThenApplied(BatchWriter.once(transaction, writer, metrics), 50);
+    }
+
+    @Test
+    void shouldRetryLikeAnOutageInTheProjectorsWriterWhenEveryRowIsRefusedAlikeEvenInABatchOfOne() {
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 8), () -> false,
+                BatchWriter.Attempts.IGNORED);
+        assertEveryRowRefusedThenApplied(retrying, 50);
+        assertEveryRowRefusedThenApplied(retrying, 1);
+    }
+
+    @Test
+    void shouldStillSetAsideRowsEachRefusedForThemselvesWhenTheyAreAllTheBatchHolds() {
+        List<AssignmentUpdate> batch = List.of(AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1),
+                AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1));
+
+        BatchWriter.Written<AssignmentUpdate> written = BatchWriter.once(transaction, writer, metrics).write(batch);
+
+        assertThat(written.refused()).extracting(r -> r.rejection().sqlState()).containsExactly("P0001", "P0001");
+    }
+
+    private void assertEveryRowRefusedThenApplied(BatchWriter batchWriter, int rows) {
+        // Given a database whose trigger refuses every row
+        jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
+        List<AssignmentUpdate> batch = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            batch.add(AssignmentUpdate.changed(UUID.randomUUID(), "w-" + i, "s", 1));
+        }
+
+        // When the batch is written: it fails as the database's state, naming the SQLSTATE, and nothing is set aside
+        assertThatThrownBy(() -> batchWriter.write(batch)).isInstanceOfSatisfying(BatchIsolation.EveryRowRefused.class,
+                failure -> {
+                    assertThat(failure.sqlState()).isEqualTo("P0001");
+                    assertThat(failure.getMessage()).contains("SQLSTATE P0001");
+                });
+        assertThat(stored(batch)).isZero();
+
+        // When the database takes rows again, the same batch is applied whole
+        jdbc.update("DELETE FROM test_refuse_every_row");
+        BatchWriter.Written<AssignmentUpdate> written = batchWriter.write(batch);
+        assertThat(written.refused()).isEmpty();
+        assertThat(stored(batch)).isEqualTo(rows);
+    }
+
+    private int stored(List<AssignmentUpdate> batch) {
+        return jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ANY (?::uuid[])", Integer.class,
+                (Object) batch.stream().map(u -> u.caseId().toString()).toArray(String[]::new));
+    }
+}

@@ -1,0 +1,179 @@
+package org.caseassignments.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.testkit.RefusingTrigger;
+import org.caseassignments.testkit.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.backoff.FixedBackOff;
+
+/**
+ * A refusal is charged to the event that caused it, whatever the batching: with a trigger refusing one worker, events of
+ * a few cases with refused and accepted payloads at interleaved revisions give the same refused events, projection and
+ * history in one batch, one event per batch and random splits, through the jobs' writer and the projector's, and no
+ * history entry holds the refused worker (the seed is printed; {@code -Dseed=…} repeats a run).
+ */
+class BatchWriterRefusalChargedToItsEventIntegrationTests {
+
+    private static final TestDatabase DB = TestDatabase.migrated();
+    private static final String REFUSED = "refused-by-trigger";
+    private static final int CASES = 5;
+    private static final int REVISIONS = 10;
+
+    static {
+        RefusingTrigger.refusing(DB.jdbc(), REFUSED);
+    }
+
+    private final JdbcTemplate jdbc = DB.jdbc();
+    private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
+    private final IngestMetrics metrics = new IngestMetrics(new SimpleMeterRegistry(), "test");
+
+    /** One event of case number {@code c}. */
+    record Event(int c, long revision, String worker) {
+    }
+
+    /** What a delivery ended with, by case number: the events refused, each case's row and its history. */
+    record Outcome(List<String> refused, List<String> projection, List<String> history) {
+    }
+
+    @Test
+    void shouldRefuseTheSameEventsAndKeepTheSameProjectionAndHistoryWhateverTheBatching() {
+        long seed = Long.getLong("seed", System.nanoTime());
+        System.out.println("BatchWriterRefusalChargedToItsEventIntegrationTests seed " + seed);
+        Random random = new Random(seed);
+        List<Event> events = interleaved(random);
+
+        // Given the outcome of one event per batch, which judges every event on its own
+        Outcome alone = deliver(events, everyOne(events.size()), false);
+
+        // Then every event with the refused worker is refused, no other, and the history never holds it
+        assertThat(alone.refused()).as("seed " + seed).containsExactlyInAnyOrderElementsOf(
+                events.stream().filter(e -> e.worker().equals(REFUSED)).map(e -> e.c() + "@" + e.revision()).toList());
+        assertThat(String.join(",", alone.history())).as("seed " + seed).doesNotContain(REFUSED);
+
+        // And every other batching, through the jobs' writer and the projector's, ends the same
+        for (boolean projectors : List.of(false, true)) {
+            assertThat(deliver(events, List.of(events.size()), projectors)).as("one batch, seed " + seed).isEqualTo(alone);
+            for (int split = 0; split < 3; split++) {
+                assertThat(deliver(events, randomSplits(events.size(), random), projectors))
+                        .as("random splits, seed " + seed).isEqualTo(alone);
+            }
+        }
+    }
+
+    /** Revisions 0 to REVISIONS - 1 of each case, about a third of them with the refused worker, cases interleaved. */
+    private static List<Event> interleaved(Random random) {
+        List<List<Event>> perCase = new ArrayList<>();
+        for (int c = 0; c < CASES; c++) {
+            List<Event> own = new ArrayList<>();
+            for (int r = 0; r < REVISIONS; r++) {
+                own.add(new Event(c, r, random.nextInt(3) == 0 ? REFUSED : "w-" + c + "-" + r));
+            }
+            perCase.add(own);
+        }
+        List<Event> merged = new ArrayList<>();
+        int[] next = new int[CASES];
+        List<Integer> open = new ArrayList<>();
+        for (int c = 0; c < CASES; c++) {
+            open.add(c);
+        }
+        while (!open.isEmpty()) {
+            int pick = random.nextInt(open.size());
+            int c = open.get(pick);
+            merged.add(perCase.get(c).get(next[c]++));
+            if (next[c] == REVISIONS) {
+                open.remove(pick);
+            }
+        }
+        return merged;
+    }
+
+    private static List<Integer> everyOne(int events) {
+        return Collections.nCopies(events, 1);
+    }
+
+    private static List<Integer> randomSplits(int events, Random random) {
+        List<Integer> sizes = new ArrayList<>();
+        for (int left = events; left > 0; ) {
+            int size = Math.min(left, 1 + random.nextInt(12));
+            sizes.add(size);
+            left -= size;
+        }
+        return sizes;
+    }
+
+    /**
+     * Writes the events in batches of the given sizes, for cases of their own: through {@code writeEach} (the replay's
+     * and the re-drive's reduction, with the jobs' writer), or as the projector does (its own reduction, the kept
+     * event of each case with the events it set aside, with a retrying writer).
+     */
+    private Outcome deliver(List<Event> events, List<Integer> sizes, boolean projectors) {
+        List<UUID> ids = new ArrayList<>();
+        for (int c = 0; c < CASES; c++) {
+            ids.add(UUID.randomUUID());
+        }
+        AssignmentWriter assignments = new AssignmentWriter(jdbc);
+        BatchWriter writer = projectors
+                ? new BatchWriter(transaction, assignments, metrics, new FixedBackOff(0, 10), () -> false,
+                        BatchWriter.Attempts.IGNORED)
+                : BatchWriter.once(transaction, assignments, metrics);
+        List<String> refused = new ArrayList<>();
+        int from = 0;
+        for (int size : sizes) {
+            List<Event> batch = events.subList(from, from + size);
+            from += size;
+            List<Event> refusedNow = projectors ? asTheProjector(writer, batch, ids)
+                    : writer.writeEach(batch, e -> update(e, ids), e -> Instant.EPOCH).refused().stream()
+                            .map(r -> r.item()).toList();
+            refusedNow.forEach(e -> refused.add(e.c() + "@" + e.revision()));
+        }
+        Collections.sort(refused);
+        List<String> projection = new ArrayList<>();
+        List<String> history = new ArrayList<>();
+        for (int c = 0; c < CASES; c++) {
+            projection.add(jdbc.query("SELECT assignment_revision || ':' || assigned_worker_sub FROM case_assignments "
+                    + "WHERE case_id = ?", rs -> rs.next() ? rs.getString(1) : "none", ids.get(c)));
+            history.add(String.join(" ", jdbc.queryForList("SELECT assignment_revision || ':' || assigned_worker_sub "
+                    + "FROM case_assignment_history WHERE case_id = ? ORDER BY assignment_revision", String.class, ids.get(c))));
+        }
+        return new Outcome(refused, projection, history);
+    }
+
+    /** The projector's reduction: the newest event per case kept, the others set aside in the order they came. */
+    private static List<Event> asTheProjector(BatchWriter writer, List<Event> batch, List<UUID> ids) {
+        java.util.Map<Integer, Event> kept = new java.util.LinkedHashMap<>();
+        java.util.Map<Event, AssignmentUpdate> updates = new java.util.IdentityHashMap<>();
+        List<Event> setAside = new ArrayList<>();
+        for (Event e : batch) {
+            updates.put(e, update(e, ids));
+            Event before = kept.get(e.c());
+            if (before == null || e.revision() > before.revision()) {
+                kept.put(e.c(), e);
+                if (before != null) {
+                    setAside.add(before);
+                }
+            } else {
+                setAside.add(e);
+            }
+        }
+        return writer.write(new ArrayList<>(kept.values()), updates::get, e -> Instant.EPOCH, batch.size(), setAside)
+                .refused().stream().map(r -> r.item()).toList();
+    }
+
+    private static AssignmentUpdate update(Event e, List<UUID> ids) {
+        return AssignmentUpdate.changed(ids.get(e.c()), e.worker(), "s", e.revision());
+    }
+}
