@@ -200,6 +200,9 @@ public final class BatchWriter {
         int failedAttempts = 0;
         // What committed in attempts that failed later: a retry resumes after it, and the result counts it.
         BatchIsolation.Progress<T> progress = new BatchIsolation.Progress<>();
+        // Events written one at a time and decided (taken, or refused alone) in attempts that failed later: a retry
+        // never writes them again, so a refused one stays refused and out of the history though the guard would skip it.
+        Map<T, BatchIsolation.Isolated<T>> decidedAlone = new IdentityHashMap<>();
         while (true) {
             long start = System.nanoTime();
             // A refusal that may be one row's or the database's is isolated once the same batch failed a few times.
@@ -210,7 +213,7 @@ public final class BatchWriter {
             try {
                 isolated = BatchIsolation.apply(items, update,
                         updates -> oneTransaction(seen(updates, occurred, setAsideByCase, update)), options, progress);
-                isolated = eachOnItsOwn(isolated, update, occurred, setAsideByCase);
+                isolated = eachOnItsOwn(isolated, update, occurred, setAsideByCase, decidedAlone);
             } catch (RuntimeException e) {
                 failedAttempts++;
                 metrics.writeFailed();
@@ -259,11 +262,13 @@ public final class BatchWriter {
      * The cases PostgreSQL refused that had set-aside events, written again one event at a time in the order of their
      * revisions, each alone with its own history entry: what the database takes of them is written, and only the
      * events refused alone are returned in their case's place. An event the guard skips there (not newer than the row)
-     * meets no check, as it would alone.
+     * meets no check, as it would alone. An event {@code decided} holds (taken or refused in an attempt that failed
+     * later) is not written again: its outcome stands.
      */
     private <T> BatchIsolation.Isolated<T> eachOnItsOwn(BatchIsolation.Isolated<T> isolated, Function<T, AssignmentUpdate> update,
                                                      Map<AssignmentUpdate, Instant> occurred,
-                                                     Map<UUID, List<T>> setAsideByCase) {
+                                                     Map<UUID, List<T>> setAsideByCase,
+                                                     Map<T, BatchIsolation.Isolated<T>> decided) {
         if (setAsideByCase.isEmpty()
                 || isolated.refused().stream().noneMatch(r -> setAsideByCase.containsKey(update.apply(r.item()).caseId()))) {
             return isolated;
@@ -283,12 +288,16 @@ public final class BatchWriter {
             inOrder.add(caseRefused.item());
             inOrder.sort(Comparator.<T>comparingLong(item -> update.apply(item).revision())); // stable
             for (T item : inOrder) {
-                if (giveUp.getAsBoolean()) {
-                    throw new BatchIsolation.Stopped(0, inOrder.size());
+                BatchIsolation.Isolated<T> one = decided.get(item);
+                if (one == null) {
+                    if (giveUp.getAsBoolean()) {
+                        throw new BatchIsolation.Stopped(0, inOrder.size());
+                    }
+                    one = BatchIsolation.apply(List.of(item), update,
+                            updates -> oneTransaction(new Seen(updates,
+                                    List.of(new SeenRevision(updates.get(0), occurred.get(updates.get(0)))))), alone);
+                    decided.put(item, one);
                 }
-                BatchIsolation.Isolated<T> one = BatchIsolation.apply(List.of(item), update,
-                        updates -> oneTransaction(new Seen(updates,
-                                List.of(new SeenRevision(updates.get(0), occurred.get(updates.get(0)))))), alone);
                 total.add(one.result());
                 refused.addAll(one.refused());
             }
@@ -349,8 +358,8 @@ public final class BatchWriter {
     }
 
     /**
-     * Throws what PostgreSQL throws for a row that is surely no row's fault: a placeholder of a new case, written and
-     * changed in a transaction rolled back ({@link AssignmentWriter#checkTakesARow}).
+     * Throws what PostgreSQL throws for a row that is surely no row's fault: a probe case inserted and updated through
+     * the projection's upsert in a transaction rolled back ({@link AssignmentWriter#checkTakesARow}).
      */
     private void checkTakesARow() {
         inTransaction(() -> {

@@ -74,6 +74,53 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
         }
     }
 
+    @Test
+    void shouldSetARefusedLowerRevisionAsideOnceAndKeepItOutOfTheHistoryWhenALaterRevisionFailsOnceAfterIt() {
+        // Given a trigger that fails the first write of one worker over revision 4 with a serialization failure, once
+        // (a transient failure: the sequence is not rolled back with it)
+        jdbc.execute("CREATE SEQUENCE test_fails_once");
+        jdbc.execute("""
+                CREATE FUNCTION test_fails_once() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'UPDATE' AND OLD.assignment_revision = 4 AND NEW.assigned_worker_sub = 'fails-once'
+                       AND nextval('test_fails_once') = 1 THEN
+                        RAISE EXCEPTION 'test trigger fails once' USING ERRCODE = 'serialization_failure';
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_fails_once BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_fails_once()""");
+        try {
+            // And revisions 1 to 5 of one case in one batch, revision 3 refused, revision 5 failing once
+            UUID caseId = UUID.randomUUID();
+            List<AssignmentUpdate> setAside = List.of(AssignmentUpdate.changed(caseId, "w-1", "s", 1),
+                    AssignmentUpdate.changed(caseId, "w-2", "s", 2), AssignmentUpdate.changed(caseId, REFUSED, "s", 3),
+                    AssignmentUpdate.changed(caseId, "w-4", "s", 4));
+            AssignmentUpdate kept = AssignmentUpdate.changed(caseId, "fails-once", "s", 5);
+            BatchWriter writer = new BatchWriter(transaction, new AssignmentWriter(jdbc), metrics, new FixedBackOff(0, 10),
+                    () -> false, BatchWriter.Attempts.IGNORED);
+
+            // When the projector's writer writes it, retrying after the failure
+            BatchWriter.Written<AssignmentUpdate> written = writer.write(List.of(kept), u -> u, u -> Instant.EPOCH, 5,
+                    setAside);
+
+            // Then the failure happened and was retried
+            assertThat(jdbc.queryForObject("SELECT last_value FROM test_fails_once", Long.class)).isEqualTo(2L);
+            // And revision 3 is set aside once, and the history holds every revision but its refused payload
+            assertThat(written.refused()).extracting(r -> r.item().revision()).containsExactly(3L);
+            assertThat(jdbc.queryForList("SELECT assignment_revision || ':' || assigned_worker_sub "
+                    + "FROM case_assignment_history WHERE case_id = ? ORDER BY assignment_revision", String.class, caseId))
+                    .containsExactly("1:w-1", "2:w-2", "4:w-4", "5:fails-once");
+            assertThat(jdbc.queryForObject("SELECT assignment_revision FROM case_assignments WHERE case_id = ?",
+                    Long.class, caseId)).isEqualTo(5L);
+        } finally {
+            jdbc.execute("DROP TRIGGER test_fails_once ON case_assignments");
+            jdbc.execute("DROP FUNCTION test_fails_once()");
+            jdbc.execute("DROP SEQUENCE test_fails_once");
+        }
+    }
+
     /** Revisions 0 to REVISIONS - 1 of each case, about a third of them with the refused worker, cases interleaved. */
     private static List<Event> interleaved(Random random) {
         List<List<Event>> perCase = new ArrayList<>();
