@@ -76,6 +76,41 @@ class BatchWriterEveryRowRefusedIntegrationTests {
         assertThat(written.refused()).extracting(r -> r.rejection().sqlState()).containsExactly("P0001", "P0001");
     }
 
+    @Test
+    void shouldSetNothingAsideWhenATriggerRefusesEveryUpdateOfTheWorkerThoughItTakesEveryInsert() {
+        // Given cases stored, and a trigger refusing every update of their worker (inserts go through)
+        List<AssignmentUpdate> stored = new ArrayList<>();
+        List<AssignmentUpdate> moved = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            UUID caseId = UUID.randomUUID();
+            stored.add(AssignmentUpdate.changed(caseId, "w-" + i, "s", 1));
+            moved.add(AssignmentUpdate.changed(caseId, "moved-" + i, "s", 2));
+        }
+        assertThat(BatchWriter.once(transaction, writer, metrics).write(stored).refused()).isEmpty();
+        jdbc.execute("""
+                CREATE FUNCTION test_refuse_every_update() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'test trigger refuses every update of case %', NEW.case_id;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_refuse_every_update BEFORE UPDATE OF assigned_worker_sub ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_refuse_every_update()""");
+        try {
+            // When the cases move: it fails as the database's state, and nothing is set aside
+            assertThatThrownBy(() -> BatchWriter.once(transaction, writer, metrics).write(moved))
+                    .isInstanceOf(BatchIsolation.EveryRowRefused.class);
+        } finally {
+            jdbc.execute("DROP TRIGGER test_refuse_every_update ON case_assignments");
+            jdbc.execute("DROP FUNCTION test_refuse_every_update()");
+        }
+
+        // And once updates go through, the same batch is applied whole
+        assertThat(BatchWriter.once(transaction, writer, metrics).write(moved).refused()).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ANY (?::uuid[]) "
+                + "AND assignment_revision = 2", Integer.class,
+                (Object) moved.stream().map(u -> u.caseId().toString()).toArray(String[]::new))).isEqualTo(3);
+    }
+
     private void assertEveryRowRefusedThenApplied(BatchWriter batchWriter, int rows) {
         // Given a database whose trigger refuses every row
         jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");

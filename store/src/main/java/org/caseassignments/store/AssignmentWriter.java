@@ -452,24 +452,26 @@ public class AssignmentWriter {
             """;
 
     /**
-     * A placeholder of a new case (revision -1, no one assigned), inserted then touched: a row that is no one's fault,
-     * for {@link #checkTakesARow}. The table's triggers and policies see an insert and an update.
-     */
-    private static final String PROBE_ROW = """
-            INSERT INTO %1$s (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, updated_at)
-            VALUES (?, NULL, NULL, -1, now())
-            """;
-    private static final String PROBE_ROW_CHANGED = "UPDATE %1$s SET updated_at = now() WHERE case_id = ?";
-
-    /**
-     * Writes a placeholder row of a new case and changes it, inside the caller's transaction, which must roll back:
-     * throws when the table takes no row at all — a trigger or a row-security policy that refuses every row, a
-     * privilege revoked — and nothing when it takes rows that are no one's fault ({@link BatchIsolation}).
+     * Writes a probe case through the projection's own upsert ({@link #upsert}), inside the caller's transaction,
+     * which must roll back: first its insert, then its update of another worker over it (the conflict path), each
+     * required to write its row. Throws when the table takes neither path's row — a trigger or a row-security policy
+     * that refuses every insert or every update, a privilege revoked — and nothing when it takes rows that are no
+     * one's fault ({@link BatchIsolation}).
      */
     public void checkTakesARow() {
         UUID probe = UUID.randomUUID();
-        jdbc.update(PROBE_ROW.formatted(table), probe);
-        jdbc.update(PROBE_ROW_CHANGED.formatted(table), probe);
+        probeWrite(AssignmentUpdate.changed(probe, "probe-inserted", "probe", 1), Outcome.INSERTED);
+        probeWrite(AssignmentUpdate.changed(probe, "probe-updated", "probe", 2), Outcome.ADVANCED);
+    }
+
+    private void probeWrite(AssignmentUpdate probe, Outcome expected) {
+        Map<UUID, Outcome> outcomes = new HashMap<>();
+        upsert(Guard.STRICTLY_NEWER, List.of(probe), Map.of(probe.caseId(), probe), outcomes, new ArrayList<>(),
+                new ArrayList<>());
+        if (outcomes.get(probe.caseId()) != expected) {
+            throw new IllegalStateException("the projection did not take a probe row at revision " + probe.revision()
+                    + " (" + outcomes.get(probe.caseId()) + " where " + expected + " was due)");
+        }
     }
 
     /**

@@ -115,7 +115,7 @@ public final class BatchIsolation {
      * @param stop              checked before each transaction once the batch is being isolated: true ends the
      *                          isolation ({@link Stopped}) — a deadline passed, the application stopping
      * @param takesARow         throws when the database does not take a row that is surely no row's fault (a
-     *                          placeholder of a new case, rolled back): run once the first rows of an isolation were
+     *                          probe case inserted and updated by the real upsert, rolled back): run once the first rows of an isolation were
      *                          all refused alike, to tell a refusal of every row from rows each refused for itself
      */
     public record Options(boolean isolateAnyRefusal, Consumer<RuntimeException> writable, Chunks chunks, int largestBisected,
