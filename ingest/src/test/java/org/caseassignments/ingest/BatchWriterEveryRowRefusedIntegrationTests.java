@@ -111,6 +111,39 @@ class BatchWriterEveryRowRefusedIntegrationTests {
                 (Object) moved.stream().map(u -> u.caseId().toString()).toArray(String[]::new))).isEqualTo(3);
     }
 
+    @Test
+    void shouldSetARowRefusedAloneAsideAndMoveOnWhenTheProbeIsRefusedWithAnotherSqlstate() {
+        // Given a trigger refusing the probe case's rows, and only them, with a SQLSTATE no event is refused with
+        jdbc.execute("""
+                CREATE FUNCTION test_refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.assigned_worker_sub LIKE 'probe-%' THEN
+                        RAISE EXCEPTION 'test trigger refuses the probe' USING ERRCODE = 'insufficient_privilege';
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_refuse_probe BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_refuse_probe()""");
+        try {
+            AssignmentUpdate poison = AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1);
+            AssignmentUpdate next = AssignmentUpdate.changed(UUID.randomUUID(), "w-next", "s", 1);
+            BatchWriter once = BatchWriter.once(transaction, writer, metrics);
+
+            // When a batch of one event the trigger of this class refuses (P0001) is written
+            BatchWriter.Written<AssignmentUpdate> written = once.write(List.of(poison));
+
+            // Then that event is set aside with its own SQLSTATE, and the next batch is written
+            assertThat(written.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().sqlState())
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(poison.caseId(), "P0001"));
+            assertThat(once.write(List.of(next)).refused()).isEmpty();
+            assertThat(stored(List.of(next))).isEqualTo(1);
+        } finally {
+            jdbc.execute("DROP TRIGGER test_refuse_probe ON case_assignments");
+            jdbc.execute("DROP FUNCTION test_refuse_probe()");
+        }
+    }
+
     private void assertEveryRowRefusedThenApplied(BatchWriter batchWriter, int rows) {
         // Given a database whose trigger refuses every row
         jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");

@@ -25,8 +25,9 @@ import org.springframework.dao.TransientDataAccessResourceException;
  *       {@link Progress}, the retry resumes after the parts that committed before it, and its result counts them;</li>
  *   <li>a refusal that may be the database's, met by the first rows written alone — all of a batch, or the first
  *       {@link #EVERY_ROW_AFTER} — with one SQLSTATE before any row was taken, is the database's state (a trigger or
- *       policy refusing every row) when the database does not take a probe row either ({@link Options#takesARow}):
- *       {@link EveryRowRefused} is thrown and nothing is set aside;</li>
+ *       policy refusing every row) when the database refuses a probe row with that SQLSTATE too
+ *       ({@link Options#takesARow}): {@link EveryRowRefused} is thrown and nothing is set aside (a probe refused with
+ *       another SQLSTATE met a check of its own, and the rows are set aside);</li>
  *   <li>once a batch is being isolated, a caller that stops ({@link Options#stop}) ends it before its next
  *       transaction.</li>
  * </ul>
@@ -236,10 +237,13 @@ public final class BatchIsolation {
                 try {
                     options.takesARow().run();
                 } catch (RuntimeException notTaken) {
-                    // progress keeps none of the suspects: a retry writes them again
-                    EveryRowRefused everyRow = new EveryRowRefused(suspects.size(), refusal);
-                    everyRow.addSuppressed(notTaken);
-                    throw everyRow;
+                    if (refusedAlike(notTaken)) {
+                        // progress keeps none of the suspects: a retry writes them again
+                        EveryRowRefused everyRow = new EveryRowRefused(suspects.size(), refusal);
+                        everyRow.addSuppressed(notTaken);
+                        throw everyRow;
+                    }
+                    // refused otherwise than the rows: a check the probe met of its own says nothing of them
                 }
                 // Taken: the suspects were refused for themselves, unless the database's state changed meanwhile (a
                 // trigger fixed): each is written alone once more, and only those refused again are set aside.
@@ -259,6 +263,16 @@ public final class BatchIsolation {
                     }
                 }
             }
+        }
+
+        /**
+         * Whether the probe was refused as the suspects were: with their SQLSTATE, or without one (its row silently
+         * not written). Refused with another SQLSTATE, it met a check of its own, and the suspects are each their own.
+         */
+        private boolean refusedAlike(RuntimeException notTaken) {
+            return DatabaseRejection.sqlException(notTaken)
+                    .map(sql -> sql.getSQLState().equals(suspects.get(0).rejection().sqlState()))
+                    .orElse(true);
         }
 
         /** Ends the isolation when the caller stops: no transaction more. */

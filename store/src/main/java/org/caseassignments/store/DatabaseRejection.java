@@ -145,7 +145,7 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
         };
     }
 
-    private static Optional<SQLException> sqlException(Throwable failure) {
+    static Optional<SQLException> sqlException(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof SQLException sql && sql.getSQLState() != null) {
                 return Optional.of(sql);
