@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.CaseIds;
 import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
@@ -88,7 +89,7 @@ class BatchWriterStopIntegrationTests {
             } catch (ExecutionException e) {
                 failure = e.getCause();
             }
-            assertThat(failure).as("the writer returned normally").isNotNull();
+            assertThat(failure).as("the writer's failure").isInstanceOf(BatchIsolation.Stopped.class);
         }
         assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ?", Integer.class, last))
                 .isZero();
