@@ -178,10 +178,10 @@ public final class BatchWriter {
     /**
      * As {@link #write(List, Function, Function, int)}, with {@code setAside}: items of the items' cases that a
      * reduction before this writer dropped, in the order they came ({@code update} and {@code occurredAt} take them
-     * too). Each goes through the projection's checks before its case's kept item, in the same transaction, and into
-     * the history with it. A case PostgreSQL refuses is then written again one event at a time, in the order of its
-     * revisions, each in a transaction of its own, and only the events refused alone are returned: a refusal is
-     * charged to the event that caused it, whatever else shared its batch (decision 48).
+     * too). They go into the history with their case's kept item, in its transaction; the projection's checks see the
+     * kept item alone. A case PostgreSQL refuses is then written again one event at a time, in the order of its
+     * revisions, each in a transaction of its own, and only the events refused alone are returned: the revisions
+     * before a refused one are written, not dropped with it (decision 48).
      */
     public <T> Written<T> write(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,
                                 int events, List<T> setAside) {

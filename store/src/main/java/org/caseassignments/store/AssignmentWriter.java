@@ -9,11 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -254,8 +252,7 @@ public class AssignmentWriter {
 
     /**
      * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
-     * projection rows in case-id order (on the live projection, first each lower revision of a case given, in rounds:
-     * {@link #earlierRevisions}), then brings the entity rows of the moved cases along, and (on the live
+     * projection rows in case-id order, then brings the entity rows of the moved cases along, and (on the live
      * projection) records every update given in the cases' history. All updates of one call must share one guard. The result tells each
      * case's {@link Outcome}.
      */
@@ -280,11 +277,6 @@ public class AssignmentWriter {
         List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
         Map<UUID, AssignmentUpdate> byCase = new HashMap<>();
         survivors.forEach(update -> byCase.put(update.caseId(), update));
-        List<List<AssignmentUpdate>> earlier = followEntities ? earlierRevisions(seen, byCase) : List.of();
-        if (!earlier.isEmpty() && !Boolean.TRUE.equals(jdbc.queryForObject(OWN_CHECKS, Boolean.class))) {
-            // nothing but the schema's own checks, which the decoder's checks already keep every revision within
-            earlier = List.of();
-        }
         Map<UUID, Outcome> outcomes = new HashMap<>();
         List<UUID> inserted = new ArrayList<>();
         List<UUID> advanced = new ArrayList<>();
@@ -299,7 +291,7 @@ public class AssignmentWriter {
             return tryFirst;
         }));
         try {
-            upsertInOrder(guard, earlier, survivors, byCase, outcomes, inserted, advanced);
+            upsert(guard, survivors, byCase, outcomes, inserted, advanced);
         } catch (RuntimeException failure) {
             if (!tried || !CaseQueue.timedOut(failure)) {
                 throw failure;
@@ -308,7 +300,7 @@ public class AssignmentWriter {
             inserted.clear();
             advanced.clear();
             CaseQueue.queueForContended(jdbc, survivors.stream().map(AssignmentUpdate::caseId).toList(), maxQueuedCases);
-            upsertInOrder(guard, earlier, survivors, byCase, outcomes, inserted, advanced);
+            upsert(guard, survivors, byCase, outcomes, inserted, advanced);
         }
         jdbc.execute(tried ? CaseQueue.TRIED + PLANNER_DEFAULTS : PLANNER_DEFAULTS);
         Map<UUID, Outcome> ordered = new LinkedHashMap<>();
@@ -322,64 +314,6 @@ public class AssignmentWriter {
         }
         return new ApplyResult(survivors.size(), inserted, advanced, followed.placements(), followed.kinshipOptions(),
                 followed.healed(), ordered);
-    }
-
-    /**
-     * The revisions of {@code seen} below their case's survivor, in rounds: the first round holds each case's lowest,
-     * the next each case's second lowest, and so on (each round in case-id order, PostgreSQL's), so that writing the
-     * rounds and then the survivors puts every revision of a batch through the projection's own checks (its
-     * constraints, triggers and row-security policies) in the order of its case's revisions, as one event per batch
-     * would (decision 48). A revision the guard skips (not newer than the row by then) meets none of them, as alone.
-     */
-    private static List<List<AssignmentUpdate>> earlierRevisions(List<SeenRevision> seen, Map<UUID, AssignmentUpdate> byCase) {
-        Map<UUID, List<AssignmentUpdate>> perCase = new HashMap<>();
-        for (SeenRevision entry : seen) {
-            AssignmentUpdate update = entry.update();
-            AssignmentUpdate survivor = byCase.get(update.caseId());
-            if (survivor != null && update.revision() < survivor.revision()) {
-                perCase.computeIfAbsent(update.caseId(), c -> new ArrayList<>()).add(update);
-            }
-        }
-        List<List<AssignmentUpdate>> rounds = new ArrayList<>();
-        for (List<AssignmentUpdate> revisions : perCase.values()) {
-            revisions.sort(Comparator.comparingLong(AssignmentUpdate::revision)); // stable: as given at one revision
-            for (int r = 0; r < revisions.size(); r++) {
-                if (rounds.size() == r) {
-                    rounds.add(new ArrayList<>());
-                }
-                rounds.get(r).add(revisions.get(r));
-            }
-        }
-        rounds.forEach(round -> round.sort(Comparator.comparing(AssignmentUpdate::caseId, CaseIds.POSTGRES_ORDER)));
-        return rounds;
-    }
-
-    /**
-     * The rounds of {@link #earlierRevisions}, then the survivors; the outcomes are the survivors', but a case whose
-     * row an earlier revision inserted is inserted by the batch.
-     */
-    private void upsertInOrder(Guard guard, List<List<AssignmentUpdate>> earlier, List<AssignmentUpdate> survivors,
-                               Map<UUID, AssignmentUpdate> byCase, Map<UUID, Outcome> outcomes, List<UUID> inserted,
-                               List<UUID> advanced) {
-        Set<UUID> insertedEarlier = new HashSet<>();
-        for (List<AssignmentUpdate> round : earlier) {
-            Map<UUID, AssignmentUpdate> roundByCase = new HashMap<>();
-            round.forEach(update -> roundByCase.put(update.caseId(), update));
-            List<UUID> roundInserted = new ArrayList<>();
-            upsert(guard, round, roundByCase, new HashMap<>(), roundInserted, new ArrayList<>());
-            insertedEarlier.addAll(roundInserted);
-        }
-        upsert(guard, survivors, byCase, outcomes, inserted, advanced);
-        if (!insertedEarlier.isEmpty()) {
-            advanced.removeIf(caseId -> {
-                if (!insertedEarlier.contains(caseId)) {
-                    return false;
-                }
-                inserted.add(caseId);
-                outcomes.put(caseId, Outcome.INSERTED);
-                return true;
-            });
-        }
     }
 
     /** The projection upsert of the reduced batch; fills in each case's outcome and the cases it moved. */
@@ -436,20 +370,6 @@ public class AssignmentWriter {
             return null;
         });
     }
-
-    /**
-     * Whether the projection carries checks of its own beyond the schema's, which a revision could fail: a trigger, a
-     * row-security policy, a check constraint no migration defines. Only then are a batch's lower revisions written
-     * ({@link #earlierRevisions}): a backlog of one hot case would otherwise cost a statement per revision.
-     */
-    private static final String OWN_CHECKS = """
-            SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = 'case_assignments'::regclass AND NOT tgisinternal)
-                OR (SELECT relrowsecurity FROM pg_class WHERE oid = 'case_assignments'::regclass)
-                OR EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'case_assignments'::regclass AND contype = 'c'
-                             AND conname NOT IN ('case_assignments_revision_known_or_placeholder',
-                                                 'case_assignments_placeholder_is_unassigned',
-                                                 'case_assignments_jurisdiction_form'))
-            """;
 
     /**
      * Writes a probe case through the projection's own upsert ({@link #upsert}), inside the caller's transaction,

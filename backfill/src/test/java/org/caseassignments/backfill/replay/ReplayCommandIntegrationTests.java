@@ -172,8 +172,8 @@ class ReplayCommandIntegrationTests {
     }
 
     @Test
-    void shouldDeadLetterTheRefusedRevisionAndApplyTheRevisionsAroundItWhateverTheBatchSize() {
-        // Given a trigger that refuses one worker, and a case whose middle revision carries it
+    void shouldDeadLetterTheRefusedRevisionsOfACaseWhoseNewestIsRefusedAndApplyTheRevisionsAroundThemWhateverTheBatchSize() {
+        // Given a trigger that refuses one worker, and two cases whose newest revision carries it, one also a middle one
         try (RefusingTrigger trigger = RefusingTrigger.refusing(jdbc, "poison")) {
             UUID caseId = UUID.randomUUID();
             UUID other = UUID.randomUUID();
@@ -181,9 +181,10 @@ class ReplayCommandIntegrationTests {
                 publisher.publishInOrder(topic, List.of(
                         CaseEvents.created(caseId).worker("w-0").build(),
                         CaseEvents.changed(caseId, 1).worker("poison").build(),
-                        CaseEvents.created(other).worker("poison").build(),
+                        CaseEvents.created(other).worker("w-other").build(),
                         CaseEvents.changed(caseId, 2).worker("w-2").build(),
-                        CaseEvents.changed(other, 1).worker("w-other").build()));
+                        CaseEvents.changed(other, 1).worker("poison").build(),
+                        CaseEvents.changed(caseId, 3).worker("poison").build()));
             }
             List<String> outcomes = new ArrayList<>();
             for (String batchSize : List.of("1", "1000")) {
@@ -200,15 +201,15 @@ class ReplayCommandIntegrationTests {
                 List<String> dead = readAll(letters).stream().map(letter -> new String(letter.key(), StandardCharsets.UTF_8)
                         + "@" + DeadLetters.header(letter.headers(), DeadLetters.SOURCE_PARTITION) + "/"
                         + DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET)).sorted().toList();
-                assertThat(dead).hasSize(2);
+                assertThat(dead).hasSize(3);
                 assertThat(String.join(",", Tables.history(jdbc))).doesNotContain("poison");
                 outcomes.add(Tables.projection(jdbc).stream().map(row -> row.get("case_id") + " "
                         + row.get("assignment_revision") + " " + row.get("assigned_worker_sub")).sorted().toList()
                         + " " + Tables.history(jdbc) + " " + dead);
             }
             assertThat(outcomes.get(1)).isEqualTo(outcomes.get(0));
-            assertThat(outcomes.get(0)).contains(caseId + " 2 w-2", other + " 1 w-other", caseId + "@0 w-0/",
-                    caseId + "@2 w-2/", other + "@1 w-other/");
+            assertThat(outcomes.get(0)).contains(caseId + " 2 w-2", other + " 0 w-other", caseId + "@0 w-0/",
+                    caseId + "@2 w-2/", other + "@0 w-other/");
         }
     }
 

@@ -127,8 +127,8 @@ public final class PendingAssignments extends BeforeCommitHook {
 
         /**
          * @param setAside the events of pending cases that newer ones replaced, in the order they came, with their
-         *                 records: each meets the projection's checks and goes into its case's history, and one
-         *                 PostgreSQL refuses is dead-lettered as it came
+         *                 records: each goes into its case's history with the kept event, or, when PostgreSQL refuses
+         *                 its case, is written on its own and, if refused alone, dead-lettered as it came
          */
         List<BatchIsolation.Refused<Event>> apply(List<Event> pending, List<Event> setAside, int events);
 
@@ -154,8 +154,9 @@ public final class PendingAssignments extends BeforeCommitHook {
     private final Backlog backlog;
     private final BatchReduction.NewestPerCase<Event> byCase;
     /**
-     * What {@link #byCase} sets aside, in the order it came, with its record: it meets the projection's checks before
-     * its case's kept event, and if PostgreSQL refuses it, it is the one dead-lettered (decision 48).
+     * What {@link #byCase} sets aside, in the order it came, with its record: it goes into the history with its case's
+     * kept event, and when PostgreSQL refuses that case it is written on its own, dead-lettered if refused alone
+     * (decision 48).
      */
     private final List<Event> setAside = new ArrayList<>();
     private ProcessorContext<?, ?> context;
