@@ -358,17 +358,15 @@ public final class BatchWriter {
     }
 
     /**
-     * Throws what PostgreSQL throws for a row that is surely no row's fault: a probe case inserted and updated through
-     * the projection's upsert in a transaction rolled back ({@link AssignmentWriter#checkTakesARow}).
+     * Throws what PostgreSQL throws for a row that is surely no row's fault: a row the projection holds, of a case other
+     * than {@code refusedCases} first, rewritten with its own values in a transaction rolled back
+     * ({@link AssignmentWriter#checkTakesARow}); false when the projection holds no row to probe.
      */
-    private void checkTakesARow() {
-        inTransaction(() -> {
-            transaction.executeWithoutResult(status -> {
-                writer.checkTakesARow();
-                status.setRollbackOnly();
-            });
-            return null;
-        });
+    private boolean checkTakesARow(List<UUID> refusedCases) {
+        return inTransaction(() -> transaction.execute(status -> {
+            status.setRollbackOnly();
+            return writer.checkTakesARow(refusedCases);
+        }));
     }
 
     /** After a {@code 54000}: moves the NOTIFY queue's tail, so that the next attempt finds the room listeners freed. */

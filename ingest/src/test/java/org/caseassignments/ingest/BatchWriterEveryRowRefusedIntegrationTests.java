@@ -11,18 +11,22 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * A batch whose every row the database refuses alike is the database's state, not every row's fault: with a trigger
  * refusing every row, nothing is set aside, the writer fails like an outage (naming the SQLSTATE), and once the trigger
- * lets rows through the same batch is applied whole. Rows each refused for themselves are still set aside.
+ * lets rows through the same batch is applied whole. Rows each refused for themselves are still set aside, also when
+ * the check refusing them would refuse made-up values too (a trigger refusing unknown workers, a policy refusing unknown
+ * jurisdictions): the probe rewrites a row the projection holds with its own values.
  */
 class BatchWriterEveryRowRefusedIntegrationTests {
 
@@ -112,25 +116,24 @@ class BatchWriterEveryRowRefusedIntegrationTests {
     }
 
     @Test
-    void shouldSetARowRefusedAloneAsideAndMoveOnWhenTheProbeIsRefusedWithAnotherSqlstate() {
-        // Given a trigger refusing the probe case's rows, and only them, with a SQLSTATE no event is refused with
+    void shouldSetARowRefusedAloneAsideAndMoveOnWhenTheProbedRowIsRefusedWithAnotherSqlstateWhichSaysNothingOfTheRows() {
+        // Given a case stored, and a trigger refusing every update with a SQLSTATE no event is refused with
+        storedCase("north");
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
-                    IF NEW.assigned_worker_sub LIKE 'probe-%' THEN
-                        RAISE EXCEPTION 'test trigger refuses the probe' USING ERRCODE = 'insufficient_privilege';
-                    END IF;
-                    RETURN NEW;
+                    RAISE EXCEPTION 'test trigger refuses every update' USING ERRCODE = 'insufficient_privilege';
                 END $$""");
         jdbc.execute("""
-                CREATE TRIGGER test_refuse_probe BEFORE INSERT OR UPDATE ON case_assignments
+                CREATE TRIGGER test_refuse_probe BEFORE UPDATE ON case_assignments
                    FOR EACH ROW EXECUTE FUNCTION test_refuse_probe()""");
         try {
             AssignmentUpdate poison = AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1);
             AssignmentUpdate next = AssignmentUpdate.changed(UUID.randomUUID(), "w-next", "s", 1);
             BatchWriter once = BatchWriter.once(transaction, writer, metrics);
 
-            // When a batch of one event the trigger of this class refuses (P0001) is written
+            // When a batch of one new case the trigger of this class refuses (P0001) is written: the probe's rewrite
+            // of the stored row is refused with 42501
             BatchWriter.Written<AssignmentUpdate> written = once.write(List.of(poison));
 
             // Then that event is set aside with its own SQLSTATE, and the next batch is written
@@ -144,8 +147,81 @@ class BatchWriterEveryRowRefusedIntegrationTests {
         }
     }
 
+    @Test
+    void shouldSetAsideTheOneEventATriggerRefusesForAnUnknownWorkerAndWriteTheNextBatchesWithoutStalling() {
+        // Given a case stored, and a trigger refusing every worker it does not know
+        storedCase("north");
+        try (RefusingTrigger unknownWorkers = RefusingTrigger.refusingUnknownWorkers(jdbc, "w-")) {
+            assertOneEventSetAsideAndTheNextWritten(projectorsWriter(transaction, writer),
+                    AssignmentUpdate.changed(UUID.randomUUID(), "unknown-worker", "s", 1), "P0001");
+        }
+    }
+
+    @Test
+    void shouldSetAsideTheOneEventAPolicyRefusesForAnUnknownJurisdictionAndWriteTheNextBatchesWithoutStalling() {
+        // Given a case stored, a row-security policy taking known jurisdictions only, and a writer that is no
+        // superuser (who passes every policy)
+        storedCase("north");
+        String role = "writer_" + UUID.randomUUID().toString().substring(0, 8);
+        jdbc.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + role + "'");
+        jdbc.execute("GRANT USAGE ON SCHEMA public TO " + role);
+        jdbc.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
+        jdbc.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
+        jdbc.execute("ALTER TABLE case_assignments ENABLE ROW LEVEL SECURITY");
+        jdbc.execute("""
+                CREATE POLICY test_known_jurisdictions ON case_assignments USING (true)
+                  WITH CHECK (jurisdiction IN ('north', 'south'))""");
+        try {
+            // (an embedded server's URL names its user too, which would win over the username)
+            DriverManagerDataSource asRole = new DriverManagerDataSource(
+                    DB.jdbcUrl().replaceAll("([?&])user=[^&]*", "$1user=" + role), role, role);
+            BatchWriter projectors = projectorsWriter(
+                    new TransactionTemplate(new DataSourceTransactionManager(asRole)),
+                    new AssignmentWriter(new JdbcTemplate(asRole)));
+            assertOneEventSetAsideAndTheNextWritten(projectors,
+                    AssignmentUpdate.changed(UUID.randomUUID(), "w-elsewhere", "s", 1).withJurisdiction("elsewhere"),
+                    "42501");
+        } finally {
+            jdbc.execute("DROP POLICY test_known_jurisdictions ON case_assignments");
+            jdbc.execute("ALTER TABLE case_assignments DISABLE ROW LEVEL SECURITY");
+            jdbc.execute("DROP OWNED BY " + role);
+            jdbc.execute("DROP ROLE " + role);
+        }
+    }
+
+    /**
+     * A live batch of one event the database refuses for itself, written by the projector's writer: it is set aside
+     * with its SQLSTATE (not retried as a refusal of every row), and the next live batch is written.
+     */
+    private void assertOneEventSetAsideAndTheNextWritten(BatchWriter projectors, AssignmentUpdate refused,
+                                                         String sqlState) {
+        AssignmentUpdate next = AssignmentUpdate.changed(UUID.randomUUID(), "w-next", "s", 1).withJurisdiction("south");
+
+        BatchWriter.Written<AssignmentUpdate> written = projectors.write(List.of(refused));
+
+        assertThat(written.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().sqlState())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(refused.caseId(), sqlState));
+        assertThat(projectors.write(List.of(next)).refused()).isEmpty();
+        assertThat(stored(List.of(refused))).isZero();
+        assertThat(stored(List.of(next))).isEqualTo(1);
+    }
+
+    /** The projector's writer: retries a failure of the database's state, isolates a refusal that persists. */
+    private BatchWriter projectorsWriter(TransactionTemplate transaction, AssignmentWriter writer) {
+        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 8), () -> false,
+                BatchWriter.Attempts.IGNORED);
+    }
+
+    /** A case the projection holds before a check is added: the row a probe rewrites. */
+    private void storedCase(String jurisdiction) {
+        AssignmentUpdate stored = AssignmentUpdate.changed(UUID.randomUUID(), "w-stored", "s", 1)
+                .withJurisdiction(jurisdiction);
+        assertThat(BatchWriter.once(transaction, writer, metrics).write(List.of(stored)).refused()).isEmpty();
+    }
+
     private void assertEveryRowRefusedThenApplied(BatchWriter batchWriter, int rows) {
-        // Given a database whose trigger refuses every row
+        // Given a case stored, then a database whose trigger refuses every row
+        storedCase("north");
         jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
         List<AssignmentUpdate> batch = new ArrayList<>();
         for (int i = 0; i < rows; i++) {

@@ -46,6 +46,34 @@ public class AssignmentWriter {
      * concurrent writer between the snapshot and the lock can only make a row's class off by one (advanced
      * for converged, skipped for unchanged), never its write.
      */
+    /**
+     * One row the table holds, of a case other than the given ones first (each branch stops at its first row), written
+     * again through the upsert's insert and conflict update with the values it holds: nothing changes, and every
+     * check on an insert or an update runs. One row out, whether a row was probed and whether it was written.
+     */
+    private static final String REWRITE_A_ROW = """
+            WITH probed AS MATERIALIZED (
+                (SELECT case_id FROM %1$s WHERE case_id <> ALL (?::uuid[]) LIMIT 1)
+                UNION ALL
+                (SELECT case_id FROM %1$s WHERE case_id = ANY (?::uuid[]) LIMIT 1)
+                LIMIT 1),
+            rewritten AS (
+                INSERT INTO %1$s AS case_assignments
+                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id, updated_at)
+                SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision, ca.jurisdiction,
+                       ca.trace_id, ca.updated_at
+                  FROM %1$s ca JOIN probed p ON p.case_id = ca.case_id
+                ON CONFLICT (case_id) DO UPDATE
+                   SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                       supervisor_sub      = EXCLUDED.supervisor_sub,
+                       assignment_revision = EXCLUDED.assignment_revision,
+                       jurisdiction        = EXCLUDED.jurisdiction,
+                       trace_id            = EXCLUDED.trace_id,
+                       updated_at          = EXCLUDED.updated_at
+                RETURNING case_id)
+            SELECT (SELECT case_id FROM probed) AS probed, EXISTS (SELECT 1 FROM rewritten) AS rewritten
+            """;
+
     private static final String UPSERT_PROJECTION = UPSERT_NAME + """
             WITH batch AS MATERIALIZED (
                 SELECT u.case_id, u.worker, u.supervisor, u.revision, u.jurisdiction, u.trace_id, u.position,
@@ -372,26 +400,35 @@ public class AssignmentWriter {
     }
 
     /**
-     * Writes a probe case through the projection's own upsert ({@link #upsert}), inside the caller's transaction,
-     * which must roll back: first its insert, then its update of another worker over it (the conflict path), each
-     * required to write its row. Throws when the table takes neither path's row — a trigger or a row-security policy
-     * that refuses every insert or every update, a privilege revoked — and nothing when it takes rows that are no
-     * one's fault ({@link BatchIsolation}).
+     * Rewrites a row the table holds with its own values, inside the caller's transaction, which must roll back: the
+     * upsert's insert of it, met by its conflict, then the update of every column the upsert sets, each to what it
+     * holds. It meets every trigger, row-security policy and check the upsert's rows meet, on values already taken, so
+     * only a refusal of every insert or every update (or a privilege revoked) refuses it. The row is of a case other
+     * than {@code refusedCases} if the table holds one: a refused row's own case may be what a check refuses.
+     *
+     * @return false, having written nothing, when the table holds no row to probe
+     * @throws RuntimeException what PostgreSQL threw, or an {@link IllegalStateException} when the row was silently
+     *                          not written (a trigger returning no row)
      */
-    public void checkTakesARow() {
-        UUID probe = UUID.randomUUID();
-        probeWrite(AssignmentUpdate.changed(probe, "probe-inserted", "probe", 1), Outcome.INSERTED);
-        probeWrite(AssignmentUpdate.changed(probe, "probe-updated", "probe", 2), Outcome.ADVANCED);
-    }
-
-    private void probeWrite(AssignmentUpdate probe, Outcome expected) {
-        Map<UUID, Outcome> outcomes = new HashMap<>();
-        upsert(Guard.STRICTLY_NEWER, List.of(probe), Map.of(probe.caseId(), probe), outcomes, new ArrayList<>(),
-                new ArrayList<>());
-        if (outcomes.get(probe.caseId()) != expected) {
-            throw new IllegalStateException("the projection did not take a probe row at revision " + probe.revision()
-                    + " (" + outcomes.get(probe.caseId()) + " where " + expected + " was due)");
-        }
+    public boolean checkTakesARow(List<UUID> refusedCases) {
+        return jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(REWRITE_A_ROW.formatted(table))) {
+                Object[] refused = refusedCases.toArray();
+                ps.setArray(1, connection.createArrayOf("uuid", refused));
+                ps.setArray(2, connection.createArrayOf("uuid", refused));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getObject("probed") == null) {
+                        return false;
+                    }
+                    if (!rs.getBoolean("rewritten")) {
+                        throw new IllegalStateException("the projection did not take its own row of case "
+                                + rs.getObject("probed") + " rewritten with its own values");
+                    }
+                    return true;
+                }
+            }
+        });
     }
 
     /**

@@ -2,9 +2,11 @@ package org.caseassignments.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.springframework.dao.TransientDataAccessResourceException;
 
@@ -25,9 +27,10 @@ import org.springframework.dao.TransientDataAccessResourceException;
  *       {@link Progress}, the retry resumes after the parts that committed before it, and its result counts them;</li>
  *   <li>a refusal that may be the database's, met by the first rows written alone — all of a batch, or the first
  *       {@link #EVERY_ROW_AFTER} — with one SQLSTATE before any row was taken, is the database's state (a trigger or
- *       policy refusing every row) when the database refuses a probe row with that SQLSTATE too
- *       ({@link Options#takesARow}): {@link EveryRowRefused} is thrown and nothing is set aside (a probe refused with
- *       another SQLSTATE met a check of its own, and the rows are set aside);</li>
+ *       policy refusing every row) when the database refuses, with that SQLSTATE too, a row it already holds
+ *       rewritten with its own values ({@link Options#takesARow}): {@link EveryRowRefused} is thrown and nothing is
+ *       set aside. A probe refused with another SQLSTATE says nothing of the rows, and with no row to probe there is
+ *       no probe: the rows are set aside, each its own refusal;</li>
  *   <li>once a batch is being isolated, a caller that stops ({@link Options#stop}) ends it before its next
  *       transaction.</li>
  * </ul>
@@ -55,8 +58,8 @@ public final class BatchIsolation {
 
         EveryRowRefused(int rows, RuntimeException refusal) {
             super("PostgreSQL refused each of the first " + rows + " rows of a batch written alone with SQLSTATE "
-                    + DatabaseRejection.refusedAlone(refusal).sqlState() + ", took none, and refused a placeholder row "
-                    + "too: the database's state (a trigger or row-security policy refusing every row, a privilege "
+                    + DatabaseRejection.refusedAlone(refusal).sqlState() + ", took none, and refused alike a row it "
+                    + "holds rewritten with its own values: the database's state (a trigger or row-security policy refusing every row, a privilege "
                     + "revoked), not the rows'; nothing was set aside (" + DatabaseRejection.refusedAlone(refusal).message()
                     + ")", refusal);
             this.sqlState = DatabaseRejection.refusedAlone(refusal).sqlState();
@@ -115,12 +118,14 @@ public final class BatchIsolation {
      * @param largestBisected   a refused part larger than this is split into parts of this size rather than halves
      * @param stop              checked before each transaction once the batch is being isolated: true ends the
      *                          isolation ({@link Stopped}) — a deadline passed, the application stopping
-     * @param takesARow         throws when the database does not take a row that is surely no row's fault (a
-     *                          probe case inserted and updated by the real upsert, rolled back): run once the first rows of an isolation were
-     *                          all refused alike, to tell a refusal of every row from rows each refused for itself
+     * @param takesARow         given the cases of the rows refused, throws when the database does not take a row that
+     *                          is surely no row's fault (a row it holds, of another case first, rewritten with its own
+     *                          values, rolled back), and returns false when it holds no row to probe: run once the
+     *                          first rows of an isolation were all refused alike, to tell a refusal of every row from
+     *                          rows each refused for itself
      */
     public record Options(boolean isolateAnyRefusal, Consumer<RuntimeException> writable, Chunks chunks, int largestBisected,
-                          BooleanSupplier stop, Runnable takesARow) {
+                          BooleanSupplier stop, Predicate<List<UUID>> takesARow) {
 
         /**
          * A thousand rows: a part that size costs about what a round trip does, and starting the bisection there
@@ -134,7 +139,7 @@ public final class BatchIsolation {
 
         /** Options of a caller that never stops an isolation. */
         public Options(boolean isolateAnyRefusal, Consumer<RuntimeException> writable, Chunks chunks, int largestBisected) {
-            this(isolateAnyRefusal, writable, chunks, largestBisected, () -> false, () -> { });
+            this(isolateAnyRefusal, writable, chunks, largestBisected, () -> false, refusedCases -> true);
         }
 
         public Options {
@@ -199,7 +204,10 @@ public final class BatchIsolation {
          */
         private final List<Refused<T>> suspects = new ArrayList<>();
         private boolean taken;
-        /** The database took the probe row ({@link Options#takesARow}): rows refused in this run are their own. */
+        /**
+         * The probe ran ({@link Options#takesARow}) and did not find every row refused, or there was no row to probe:
+         * rows refused in this run are their own.
+         */
         private boolean probed;
         private boolean isolating;
         private boolean writableChecked;
@@ -234,8 +242,9 @@ public final class BatchIsolation {
             }
             suspects.add(refused);
             if (suspects.size() >= everyRowAfter) {
+                boolean probedARow;
                 try {
-                    options.takesARow().run();
+                    probedARow = options.takesARow().test(suspects.stream().map(s -> update.apply(s.item()).caseId()).toList());
                 } catch (RuntimeException notTaken) {
                     if (refusedAlike(notTaken)) {
                         // progress keeps none of the suspects: a retry writes them again
@@ -243,11 +252,17 @@ public final class BatchIsolation {
                         everyRow.addSuppressed(notTaken);
                         throw everyRow;
                     }
-                    // refused otherwise than the rows: a check the probe met of its own says nothing of them
+                    // refused otherwise than the rows: a check the probe's row met of its own says nothing of them
+                    probedARow = true;
+                }
+                probed = true;
+                if (!probedARow) {
+                    // no row to probe: the rows are each their own refusal
+                    settleSuspects();
+                    return;
                 }
                 // Taken: the suspects were refused for themselves, unless the database's state changed meanwhile (a
                 // trigger fixed): each is written alone once more, and only those refused again are set aside.
-                probed = true;
                 List<Refused<T>> again = List.copyOf(suspects);
                 suspects.clear();
                 for (Refused<T> suspect : again) {

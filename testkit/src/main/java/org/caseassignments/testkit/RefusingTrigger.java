@@ -3,8 +3,9 @@ package org.caseassignments.testkit;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A trigger that refuses one worker on {@code case_assignments} with {@code RAISE} (SQLSTATE P0001): a refusal
- * that may be one row's or the database's, which a writer retries and then isolates. Dropped on close.
+ * A trigger that refuses one worker (or every worker it does not know) on {@code case_assignments} with {@code RAISE}
+ * (SQLSTATE P0001): a refusal that may be one row's or the database's, which a writer retries and then isolates.
+ * Dropped on close.
  */
 public final class RefusingTrigger implements AutoCloseable {
 
@@ -16,7 +17,17 @@ public final class RefusingTrigger implements AutoCloseable {
 
     /** Refuses every write of {@code worker} to the projection until closed. */
     public static RefusingTrigger refusing(JdbcTemplate jdbc, String worker) {
-        return raising(jdbc, worker, "'worker % may not be assigned', NEW.assigned_worker_sub");
+        return raising(jdbc, "NEW.assigned_worker_sub = " + literal(worker),
+                "'worker % may not be assigned', NEW.assigned_worker_sub");
+    }
+
+    /**
+     * Refuses every write of a worker whose name does not start with {@code knownPrefix} until closed: a trigger that
+     * refuses the workers it does not know, whatever values it is given.
+     */
+    public static RefusingTrigger refusingUnknownWorkers(JdbcTemplate jdbc, String knownPrefix) {
+        return raising(jdbc, "NEW.assigned_worker_sub NOT LIKE " + literal(knownPrefix + "%"),
+                "'unknown worker %', NEW.assigned_worker_sub");
     }
 
     /**
@@ -24,18 +35,23 @@ public final class RefusingTrigger implements AutoCloseable {
      * a job, until closed.
      */
     public static RefusingTrigger failingToSerialize(JdbcTemplate jdbc, String worker) {
-        return raising(jdbc, worker, "'could not serialize access' USING ERRCODE = '40001'");
+        return raising(jdbc, "NEW.assigned_worker_sub = " + literal(worker),
+                "'could not serialize access' USING ERRCODE = '40001'");
     }
 
-    private static RefusingTrigger raising(JdbcTemplate jdbc, String worker, String exception) {
+    private static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    private static RefusingTrigger raising(JdbcTemplate jdbc, String refused, String exception) {
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_worker() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
-                    IF NEW.assigned_worker_sub = '%s' THEN
+                    IF %s THEN
                         RAISE EXCEPTION %s;
                     END IF;
                     RETURN NEW;
-                END $$""".formatted(worker.replace("'", "''"), exception));
+                END $$""".formatted(refused, exception));
         jdbc.execute("""
                 CREATE TRIGGER test_refuse_worker BEFORE INSERT OR UPDATE ON case_assignments
                    FOR EACH ROW EXECUTE FUNCTION test_refuse_worker()""");
