@@ -59,8 +59,8 @@ public final class BatchIsolation {
         EveryRowRefused(int rows, RuntimeException refusal) {
             super("PostgreSQL refused each of the first " + rows + " rows of a batch written alone with SQLSTATE "
                     + DatabaseRejection.refusedAlone(refusal).sqlState() + ", took none, and refused alike a row it "
-                    + "holds rewritten with its own values: the database's state (a trigger or row-security policy refusing every row, a privilege "
-                    + "revoked), not the rows'; nothing was set aside (" + DatabaseRejection.refusedAlone(refusal).message()
+                    + "holds rewritten with its own values: the database's state (a trigger or row-security policy "
+                    + "refusing every row, a privilege revoked), not the rows'; nothing was set aside (" + DatabaseRejection.refusedAlone(refusal).message()
                     + ")", refusal);
             this.sqlState = DatabaseRejection.refusedAlone(refusal).sqlState();
         }
@@ -244,7 +244,8 @@ public final class BatchIsolation {
             if (suspects.size() >= everyRowAfter) {
                 boolean probedARow;
                 try {
-                    probedARow = options.takesARow().test(suspects.stream().map(s -> update.apply(s.item()).caseId()).toList());
+                    probedARow = options.takesARow()
+                            .test(suspects.stream().map(s -> update.apply(s.item()).caseId()).toList());
                 } catch (RuntimeException notTaken) {
                     if (refusedAlike(notTaken)) {
                         // progress keeps none of the suspects: a retry writes them again
