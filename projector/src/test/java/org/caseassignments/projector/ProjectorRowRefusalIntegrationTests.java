@@ -14,6 +14,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.streams.KafkaStreams;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.schemas.serde.AvroEventCodec;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
@@ -179,7 +181,9 @@ class ProjectorRowRefusalIntegrationTests {
         for (int i = 0; i < 50; i++) {
             cases.add(UUID.randomUUID());
         }
-        // Given a trigger that refuses every row, and 50 events pending
+        // Given a case stored (the row the every-row probe rewrites), a trigger that refuses every row, and 50 events
+        // pending
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.created(UUID.randomUUID(), "w-stored", "s")));
         jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
         try {
             try (EventPublisher publisher = new EventPublisher()) {

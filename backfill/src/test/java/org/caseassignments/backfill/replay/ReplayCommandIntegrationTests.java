@@ -39,6 +39,8 @@ import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -215,7 +217,10 @@ class ReplayCommandIntegrationTests {
 
     @Test
     void shouldExitUnavailableNamingTheSqlstateAndDeadLetterNothingWhenATriggerRefusesEveryRow() {
-        // Given a trigger that refuses every row
+        // Given a case stored (the row the every-row probe rewrites), then a trigger that refuses every row
+        UUID stored = UUID.randomUUID();
+        new AssignmentWriter(jdbc)
+                .apply(List.of(AssignmentUpdate.created(stored, "w-stored", "s")));
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_every_row() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
@@ -238,7 +243,7 @@ class ReplayCommandIntegrationTests {
             assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.UNAVAILABLE);
             assertThat(run.err()).contains("SQLSTATE P0001");
             assertThat(readAll(deadLetters)).isEmpty();
-            assertThat(Tables.projection(jdbc)).isEmpty();
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactly(stored);
         } finally {
             jdbc.execute("DROP TRIGGER test_refuse_every_row ON case_assignments");
             jdbc.execute("DROP FUNCTION test_refuse_every_row()");
