@@ -12,8 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -97,6 +99,11 @@ public final class BatchWriter {
     /** A dry run: every transaction is rolled back after the write, so the counts are real and nothing stays. */
     private final boolean rollBack;
     /** Rows per transaction, shrunk by statement timeouts: each thread's own (decision 48). */
+    /**
+     * A case whose projection row this writer last committed: a row the database took under today's checks, the one
+     * the every-row probe rewrites ({@link #checkTakesARow}). None yet, no probe.
+     */
+    private final AtomicReference<UUID> lastCommitted = new AtomicReference<>();
     private final ThreadLocal<BatchIsolation.Chunks> chunks = ThreadLocal.withInitial(BatchIsolation.Chunks::adaptive);
 
     /**
@@ -249,13 +256,18 @@ public final class BatchWriter {
 
     /** Writes {@code seen}'s updates in one transaction (rolled back in a dry run), recording them all in the history. */
     private ApplyResult oneTransaction(Seen seen) {
-        return inTransaction(() -> transaction.execute(status -> {
-            ApplyResult applied = writer.apply(seen.updates(), seen.history());
+        ApplyResult applied = inTransaction(() -> transaction.execute(status -> {
+            ApplyResult written = writer.apply(seen.updates(), seen.history());
             if (rollBack) {
                 status.setRollbackOnly();
             }
-            return applied;
+            return written;
         }));
+        if (!rollBack) {
+            Stream.concat(applied.insertedCases().stream(), applied.advancedCases().stream())
+                    .reduce((first, last) -> last).ifPresent(lastCommitted::set);
+        }
+        return applied;
     }
 
     /**
@@ -358,14 +370,18 @@ public final class BatchWriter {
     }
 
     /**
-     * Throws what PostgreSQL throws for a row that is surely no row's fault: a row the projection holds, of a case other
-     * than {@code refusedCases} first, rewritten with its own values in a transaction rolled back
-     * ({@link AssignmentWriter#checkTakesARow}); false when the projection holds no row to probe.
+     * Throws what PostgreSQL throws for the row this writer last committed, rewritten with its own values in a
+     * transaction rolled back ({@link AssignmentWriter#checkTakesARow}); false, with no probe, when this writer has
+     * committed no row yet, when that row is of a refused case, or when it is gone or locked.
      */
     private boolean checkTakesARow(List<UUID> refusedCases) {
+        UUID committed = lastCommitted.get();
+        if (committed == null || refusedCases.contains(committed)) {
+            return false;
+        }
         return inTransaction(() -> transaction.execute(status -> {
             status.setRollbackOnly();
-            return writer.checkTakesARow(refusedCases);
+            return writer.checkTakesARow(committed);
         }));
     }
 

@@ -82,7 +82,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
     @Test
     void shouldSetNothingAsideWhenATriggerRefusesEveryUpdateOfTheWorkerThoughItTakesEveryInsert() {
-        // Given cases stored, and a trigger refusing every update of their worker (inserts go through)
+        // Given cases stored, and a trigger refusing every update of a worker (inserts go through)
         List<AssignmentUpdate> stored = new ArrayList<>();
         List<AssignmentUpdate> moved = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -90,7 +90,9 @@ class BatchWriterEveryRowRefusedIntegrationTests {
             stored.add(AssignmentUpdate.changed(caseId, "w-" + i, "s", 1));
             moved.add(AssignmentUpdate.changed(caseId, "moved-" + i, "s", 2));
         }
-        assertThat(BatchWriter.once(transaction, writer, metrics).write(stored).refused()).isEmpty();
+        BatchWriter once = BatchWriter.once(transaction, writer, metrics);
+        assertThat(once.write(stored).refused()).isEmpty();
+        storedCase(once, "north"); // the last case it committed, none of those that move: the row it probes
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_every_update() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
@@ -101,15 +103,14 @@ class BatchWriterEveryRowRefusedIntegrationTests {
                    FOR EACH ROW EXECUTE FUNCTION test_refuse_every_update()""");
         try {
             // When the cases move: it fails as the database's state, and nothing is set aside
-            assertThatThrownBy(() -> BatchWriter.once(transaction, writer, metrics).write(moved))
-                    .isInstanceOf(BatchIsolation.EveryRowRefused.class);
+            assertThatThrownBy(() -> once.write(moved)).isInstanceOf(BatchIsolation.EveryRowRefused.class);
         } finally {
             jdbc.execute("DROP TRIGGER test_refuse_every_update ON case_assignments");
             jdbc.execute("DROP FUNCTION test_refuse_every_update()");
         }
 
         // And once updates go through, the same batch is applied whole
-        assertThat(BatchWriter.once(transaction, writer, metrics).write(moved).refused()).isEmpty();
+        assertThat(once.write(moved).refused()).isEmpty();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ANY (?::uuid[]) "
                 + "AND assignment_revision = 2", Integer.class,
                 (Object) moved.stream().map(u -> u.caseId().toString()).toArray(String[]::new))).isEqualTo(3);
@@ -117,8 +118,9 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
     @Test
     void shouldSetARowRefusedAloneAsideAndMoveOnWhenTheProbedRowIsRefusedWithAnotherSqlstateWhichSaysNothingOfTheRows() {
-        // Given a case stored, and a trigger refusing every update with a SQLSTATE no event is refused with
-        storedCase("north");
+        // Given a case the writer committed, and a trigger refusing every update with a SQLSTATE no event is refused with
+        BatchWriter once = BatchWriter.once(transaction, writer, metrics);
+        storedCase(once, "north");
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
@@ -130,7 +132,6 @@ class BatchWriterEveryRowRefusedIntegrationTests {
         try {
             AssignmentUpdate poison = AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1);
             AssignmentUpdate next = AssignmentUpdate.changed(UUID.randomUUID(), "w-next", "s", 1);
-            BatchWriter once = BatchWriter.once(transaction, writer, metrics);
 
             // When a batch of one new case the trigger of this class refuses (P0001) is written: the probe's rewrite
             // of the stored row is refused with 42501
@@ -149,35 +150,35 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
     @Test
     void shouldSetAsideTheOneEventATriggerRefusesForAnUnknownWorkerAndWriteTheNextBatchesWithoutStalling() {
-        // Given a case stored, and a trigger refusing every worker it does not know
-        storedCase("north");
+        // Given a case the writer committed, and a trigger refusing every worker it does not know
+        BatchWriter projectors = projectorsWriter(transaction, writer);
+        storedCase(projectors, "north");
         try (RefusingTrigger unknownWorkers = RefusingTrigger.refusingUnknownWorkers(jdbc, "w-")) {
-            assertOneEventSetAsideAndTheNextWritten(projectorsWriter(transaction, writer),
+            assertOneEventSetAsideAndTheNextWritten(projectors,
                     AssignmentUpdate.changed(UUID.randomUUID(), "unknown-worker", "s", 1), "P0001");
         }
     }
 
     @Test
     void shouldSetAsideTheOneEventAPolicyRefusesForAnUnknownJurisdictionAndWriteTheNextBatchesWithoutStalling() {
-        // Given a case stored, a row-security policy taking known jurisdictions only, and a writer that is no
-        // superuser (who passes every policy)
-        storedCase("north");
+        // Given a writer that is no superuser (who passes every policy), a case it committed, and a row-security policy
+        // taking known jurisdictions only
         String role = "writer_" + UUID.randomUUID().toString().substring(0, 8);
         jdbc.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + role + "'");
         jdbc.execute("GRANT USAGE ON SCHEMA public TO " + role);
         jdbc.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
         jdbc.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
+        // (an embedded server's URL names its user too, which would win over the username)
+        DriverManagerDataSource asRole = new DriverManagerDataSource(
+                DB.jdbcUrl().replaceAll("([?&])user=[^&]*", "$1user=" + role), role, role);
+        BatchWriter projectors = projectorsWriter(new TransactionTemplate(new DataSourceTransactionManager(asRole)),
+                new AssignmentWriter(new JdbcTemplate(asRole)));
+        storedCase(projectors, "north");
         jdbc.execute("ALTER TABLE case_assignments ENABLE ROW LEVEL SECURITY");
         jdbc.execute("""
                 CREATE POLICY test_known_jurisdictions ON case_assignments USING (true)
                   WITH CHECK (jurisdiction IN ('north', 'south'))""");
         try {
-            // (an embedded server's URL names its user too, which would win over the username)
-            DriverManagerDataSource asRole = new DriverManagerDataSource(
-                    DB.jdbcUrl().replaceAll("([?&])user=[^&]*", "$1user=" + role), role, role);
-            BatchWriter projectors = projectorsWriter(
-                    new TransactionTemplate(new DataSourceTransactionManager(asRole)),
-                    new AssignmentWriter(new JdbcTemplate(asRole)));
             assertOneEventSetAsideAndTheNextWritten(projectors,
                     AssignmentUpdate.changed(UUID.randomUUID(), "w-elsewhere", "s", 1).withJurisdiction("elsewhere"),
                     "42501");
@@ -186,6 +187,37 @@ class BatchWriterEveryRowRefusedIntegrationTests {
             jdbc.execute("ALTER TABLE case_assignments DISABLE ROW LEVEL SECURITY");
             jdbc.execute("DROP OWNED BY " + role);
             jdbc.execute("DROP ROLE " + role);
+        }
+    }
+
+    @Test
+    void shouldSetAsideTheOneEventATriggerRefusesAndNotProbeARowTheWriterDidNotCommitThoughTheTriggerRefusesItToo() {
+        // Given an old case stored by another writer, and a trigger added since that refuses its worker too
+        assertThat(BatchWriter.once(transaction, writer, metrics)
+                .write(List.of(AssignmentUpdate.changed(UUID.randomUUID(), "old-worker", "s", 1))).refused()).isEmpty();
+        try (RefusingTrigger unknownWorkers = RefusingTrigger.refusingUnknownWorkers(jdbc, "w-")) {
+            // When a fresh projector's writer, which committed no case yet, writes a live batch of one event the
+            // trigger refuses: no row it took to probe, so no probe
+            assertOneEventSetAsideAndTheNextWritten(projectorsWriter(transaction, writer),
+                    AssignmentUpdate.changed(UUID.randomUUID(), "unknown-worker", "s", 1), "P0001");
+        }
+    }
+
+    @Test
+    void shouldSetAsideTheOneEventATriggerRefusesWhenTheProbedRowIsSilentlyNotWrittenWhichSaysNothingOfTheRows() {
+        // Given a case the writer committed, and PostgreSQL's own trigger that drops an update writing the values a row
+        // holds (the probe's rewrite of that row is silently not written)
+        BatchWriter projectors = projectorsWriter(transaction, writer);
+        storedCase(projectors, "north");
+        jdbc.execute("""
+                CREATE TRIGGER test_suppress_redundant BEFORE UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION suppress_redundant_updates_trigger()""");
+        try {
+            // When a live batch of one event the class's trigger refuses (P0001) is written, then the next
+            assertOneEventSetAsideAndTheNextWritten(projectors,
+                    AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1), "P0001");
+        } finally {
+            jdbc.execute("DROP TRIGGER test_suppress_redundant ON case_assignments");
         }
     }
 
@@ -212,16 +244,16 @@ class BatchWriterEveryRowRefusedIntegrationTests {
                 BatchWriter.Attempts.IGNORED);
     }
 
-    /** A case the projection holds before a check is added: the row a probe rewrites. */
-    private void storedCase(String jurisdiction) {
+    /** A case {@code batchWriter} commits before a check is added: the row its probe rewrites. */
+    private void storedCase(BatchWriter batchWriter, String jurisdiction) {
         AssignmentUpdate stored = AssignmentUpdate.changed(UUID.randomUUID(), "w-stored", "s", 1)
                 .withJurisdiction(jurisdiction);
-        assertThat(BatchWriter.once(transaction, writer, metrics).write(List.of(stored)).refused()).isEmpty();
+        assertThat(batchWriter.write(List.of(stored)).refused()).isEmpty();
     }
 
     private void assertEveryRowRefusedThenApplied(BatchWriter batchWriter, int rows) {
-        // Given a case stored, then a database whose trigger refuses every row
-        storedCase("north");
+        // Given a case the writer committed, then a database whose trigger refuses every row
+        storedCase(batchWriter, "north");
         jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
         List<AssignmentUpdate> batch = new ArrayList<>();
         for (int i = 0; i < rows; i++) {

@@ -14,8 +14,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.streams.KafkaStreams;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.schemas.serde.AvroEventCodec;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
@@ -181,9 +179,14 @@ class ProjectorRowRefusalIntegrationTests {
         for (int i = 0; i < 50; i++) {
             cases.add(UUID.randomUUID());
         }
-        // Given a case stored (the row the every-row probe rewrites), a trigger that refuses every row, and 50 events
-        // pending
-        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.created(UUID.randomUUID(), "w-stored", "s")));
+        // Given a case the projector committed (the row its every-row probe rewrites), a trigger that refuses every
+        // row, and 50 events pending
+        UUID stored = UUID.randomUUID();
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(TOPICS.events(), List.of(CaseEvents.created(stored).worker("w-stored").build()));
+        }
+        await().atMost(TIMEOUT).until(() -> jdbc.queryForObject(
+                "SELECT count(*) FROM case_assignments WHERE case_id = ?", Integer.class, stored) == 1);
         jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
         try {
             try (EventPublisher publisher = new EventPublisher()) {

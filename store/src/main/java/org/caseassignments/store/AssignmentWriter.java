@@ -35,28 +35,14 @@ public class AssignmentWriter {
     public static final String UPSERT_NAME = "/* case_assignments upsert */ ";
 
     /**
-     * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row it is given, also
-     * those its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
-     *
-     * <p>{@code batch} reads each case's stored row once, by primary key, with the statement's snapshot (a
-     * join over a large batch may hash the whole table instead). That prior state classifies every row and
-     * spares the upsert the rows no guard could write: those stored at a greater revision, or at the same
-     * revision with the same pair. Revisions only grow, so such a row cannot have become writable since the
-     * snapshot. Every other row goes through the guard, which judges the locked, newest version, so a
-     * concurrent writer between the snapshot and the lock can only make a row's class off by one (advanced
-     * for converged, skipped for unchanged), never its write.
-     */
-    /**
-     * One row the table holds, of a case other than the given ones first (each branch stops at its first row), written
-     * again through the upsert's insert and conflict update with the values it holds: nothing changes, and every
-     * check on an insert or an update runs. One row out, whether a row was probed and whether it was written.
+     * The row of one case, written again through the upsert's insert and conflict update with the values it holds:
+     * nothing changes, and every check on an insert or an update of the projection runs. The row is locked without
+     * waiting ({@code SKIP LOCKED}): a row another transaction holds is not probed. One row out, whether the row was
+     * probed and whether it was written.
      */
     private static final String REWRITE_A_ROW = """
             WITH probed AS MATERIALIZED (
-                (SELECT case_id FROM %1$s WHERE case_id <> ALL (?::uuid[]) LIMIT 1)
-                UNION ALL
-                (SELECT case_id FROM %1$s WHERE case_id = ANY (?::uuid[]) LIMIT 1)
-                LIMIT 1),
+                SELECT case_id FROM %1$s WHERE case_id = ? FOR NO KEY UPDATE SKIP LOCKED),
             rewritten AS (
                 INSERT INTO %1$s AS case_assignments
                        (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id, updated_at)
@@ -74,6 +60,24 @@ public class AssignmentWriter {
             SELECT (SELECT case_id FROM probed) AS probed, EXISTS (SELECT 1 FROM rewritten) AS rewritten
             """;
 
+    /**
+     * How long the probe waits for any lock: a probe that would wait concludes nothing ({@link BatchIsolation}), so it
+     * never stalls behind another transaction.
+     */
+    private static final String PROBE_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '100ms'";
+
+    /**
+     * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row it is given, also
+     * those its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
+     *
+     * <p>{@code batch} reads each case's stored row once, by primary key, with the statement's snapshot (a
+     * join over a large batch may hash the whole table instead). That prior state classifies every row and
+     * spares the upsert the rows no guard could write: those stored at a greater revision, or at the same
+     * revision with the same pair. Revisions only grow, so such a row cannot have become writable since the
+     * snapshot. Every other row goes through the guard, which judges the locked, newest version, so a
+     * concurrent writer between the snapshot and the lock can only make a row's class off by one (advanced
+     * for converged, skipped for unchanged), never its write.
+     */
     private static final String UPSERT_PROJECTION = UPSERT_NAME + """
             WITH batch AS MATERIALIZED (
                 SELECT u.case_id, u.worker, u.supervisor, u.revision, u.jurisdiction, u.trace_id, u.position,
@@ -400,22 +404,24 @@ public class AssignmentWriter {
     }
 
     /**
-     * Rewrites a row the table holds with its own values, inside the caller's transaction, which must roll back: the
-     * upsert's insert of it, met by its conflict, then the update of every column the upsert sets, each to what it
-     * holds. It meets every trigger, row-security policy and check the upsert's rows meet, on values already taken, so
-     * only a refusal of every insert or every update (or a privilege revoked) refuses it. The row is of a case other
-     * than {@code refusedCases} if the table holds one: a refused row's own case may be what a check refuses.
+     * Rewrites the row of {@code committedCase}, a case this table took under today's checks, with its own values,
+     * inside the caller's transaction, which must roll back: the upsert's insert of it, met by its conflict, then the
+     * update of every column the upsert sets, each to what it holds. It meets every trigger, row-security policy and
+     * check the upsert's projection rows meet, on values already taken (not the entity rows' follow-up writes). It
+     * waits for no lock: the row is skipped when another transaction holds it, and any other lock waits at most
+     * {@link #PROBE_LOCK_TIMEOUT}.
      *
-     * @return false, having written nothing, when the table holds no row to probe
+     * @return false, having written nothing, when the row is gone or another transaction holds it
      * @throws RuntimeException what PostgreSQL threw, or an {@link IllegalStateException} when the row was silently
      *                          not written (a trigger returning no row)
      */
-    public boolean checkTakesARow(List<UUID> refusedCases) {
+    public boolean checkTakesARow(UUID committedCase) {
         return jdbc.execute((Connection connection) -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(PROBE_LOCK_TIMEOUT);
+            }
             try (PreparedStatement ps = connection.prepareStatement(REWRITE_A_ROW.formatted(table))) {
-                Object[] refused = refusedCases.toArray();
-                ps.setArray(1, connection.createArrayOf("uuid", refused));
-                ps.setArray(2, connection.createArrayOf("uuid", refused));
+                ps.setObject(1, committedCase);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     if (rs.getObject("probed") == null) {

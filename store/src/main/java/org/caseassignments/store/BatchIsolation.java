@@ -27,10 +27,15 @@ import org.springframework.dao.TransientDataAccessResourceException;
  *       {@link Progress}, the retry resumes after the parts that committed before it, and its result counts them;</li>
  *   <li>a refusal that may be the database's, met by the first rows written alone — all of a batch, or the first
  *       {@link #EVERY_ROW_AFTER} — with one SQLSTATE before any row was taken, is the database's state (a trigger or
- *       policy refusing every row) when the database refuses, with that SQLSTATE too, a row it already holds
- *       rewritten with its own values ({@link Options#takesARow}): {@link EveryRowRefused} is thrown and nothing is
- *       set aside. A probe refused with another SQLSTATE says nothing of the rows, and with no row to probe there is
- *       no probe: the rows are set aside, each its own refusal;</li>
+ *       policy refusing every row) only when the database refuses, with exactly that SQLSTATE, the probe
+ *       ({@link Options#takesARow}): the projection upsert's insert and conflict update of the case the writer last
+ *       committed, with the values it holds (not the entity rows' follow-up writes). Then {@link EveryRowRefused} is
+ *       thrown and nothing is set aside. Whenever in doubt the probe concludes nothing, and the rows are set aside,
+ *       each its own refusal: no case committed yet by the writer (a fresh projector, a replay into an empty table, a
+ *       rebuild's shadow: there a trigger refusing every row dead-letters every row, recoverable with
+ *       {@code redrive}), that case among the refused ones, its row gone or locked by another transaction, or the
+ *       probe failing otherwise than with the rows' SQLSTATE (another SQLSTATE, a lock or statement timeout, a
+ *       deadlock, the row silently not written);</li>
  *   <li>once a batch is being isolated, a caller that stops ({@link Options#stop}) ends it before its next
  *       transaction.</li>
  * </ul>
@@ -118,11 +123,11 @@ public final class BatchIsolation {
      * @param largestBisected   a refused part larger than this is split into parts of this size rather than halves
      * @param stop              checked before each transaction once the batch is being isolated: true ends the
      *                          isolation ({@link Stopped}) — a deadline passed, the application stopping
-     * @param takesARow         given the cases of the rows refused, throws when the database does not take a row that
-     *                          is surely no row's fault (a row it holds, of another case first, rewritten with its own
-     *                          values, rolled back), and returns false when it holds no row to probe: run once the
-     *                          first rows of an isolation were all refused alike, to tell a refusal of every row from
-     *                          rows each refused for itself
+     * @param takesARow         given the cases of the rows refused, throws when the database does not take a row it
+     *                          demonstrably took under today's checks (the case the writer last committed, rewritten
+     *                          with its own values, rolled back), and returns false when there is no such row to probe:
+     *                          run once the first rows of an isolation were all refused alike, to tell a refusal of
+     *                          every row from rows each refused for itself
      */
     public record Options(boolean isolateAnyRefusal, Consumer<RuntimeException> writable, Chunks chunks, int largestBisected,
                           BooleanSupplier stop, Predicate<List<UUID>> takesARow) {
@@ -253,7 +258,7 @@ public final class BatchIsolation {
                         everyRow.addSuppressed(notTaken);
                         throw everyRow;
                     }
-                    // refused otherwise than the rows: a check the probe's row met of its own says nothing of them
+                    // not refused exactly as the rows were: it says nothing of them
                     probedARow = true;
                 }
                 probed = true;
@@ -282,13 +287,14 @@ public final class BatchIsolation {
         }
 
         /**
-         * Whether the probe was refused as the suspects were: with their SQLSTATE, or without one (its row silently
-         * not written). Refused with another SQLSTATE, it met a check of its own, and the suspects are each their own.
+         * Whether the probe was refused exactly as the suspects were: with their SQLSTATE. Anything else (another
+         * SQLSTATE, a lock or statement timeout, a deadlock, its row silently not written) leaves the database's state
+         * unknown, and the suspects are each their own refusal.
          */
         private boolean refusedAlike(RuntimeException notTaken) {
             return DatabaseRejection.sqlException(notTaken)
-                    .map(sql -> sql.getSQLState().equals(suspects.get(0).rejection().sqlState()))
-                    .orElse(true);
+                    .map(sql -> suspects.get(0).rejection().sqlState().equals(sql.getSQLState()))
+                    .orElse(false);
         }
 
         /** Ends the isolation when the caller stops: no transaction more. */

@@ -2,12 +2,12 @@ package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 
-import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -15,8 +15,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The every-row probe rewrites a row the projection holds with its own values; with no row to probe there is no probe,
- * and rows refused alike are each set aside as their own refusal. Each test on a database of its own.
+ * The every-row probe rewrites the row of the case it is given with its own values; a row gone or held by another
+ * transaction is not probed, and the probe waits for no lock. Each test on a database of its own.
  */
 class AssignmentWriterProbeIntegrationTests {
 
@@ -26,15 +26,13 @@ class AssignmentWriterProbeIntegrationTests {
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(db.dataSource()));
 
     @Test
-    void shouldRewriteARowItHoldsWithItsOwnValuesAndChangeNothing() {
+    void shouldRewriteTheRowOfTheGivenCaseWithItsOwnValuesAndChangeNothing() {
         // Given a case stored
-        UUID stored = UUID.randomUUID();
-        transaction.execute(status -> writer.apply(List.of(AssignmentUpdate.changed(stored, "w-stored", "s", 3)
-                .withJurisdiction("north"))));
+        UUID stored = storedCase();
         Map<String, Object> before = jdbc.queryForMap("SELECT * FROM case_assignments WHERE case_id = ?", stored);
 
-        // When the probe runs, committed
-        boolean probed = transaction.execute(status -> writer.checkTakesARow(List.of(UUID.randomUUID())));
+        // When the probe runs on it, committed
+        boolean probed = transaction.execute(status -> writer.checkTakesARow(stored));
 
         // Then it probed that row, and the row holds what it held
         assertThat(probed).isTrue();
@@ -42,25 +40,43 @@ class AssignmentWriterProbeIntegrationTests {
     }
 
     @Test
-    void shouldProbeNothingAndSetEveryRowRefusedAlikeAsideWhenTheProjectionHoldsNoRow() {
-        // Given an empty projection and a trigger refusing every worker the batch carries
-        List<AssignmentUpdate> batch = List.of(AssignmentUpdate.changed(UUID.randomUUID(), "w-1", "s", 1),
-                AssignmentUpdate.changed(UUID.randomUUID(), "w-2", "s", 1));
-        try (RefusingTrigger unknownWorkers = RefusingTrigger.refusingUnknownWorkers(jdbc, "known-")) {
-            // When the batch is isolated with the probe
-            BatchIsolation.Options options = new BatchIsolation.Options(true, refusal -> { },
-                    BatchIsolation.Chunks.unlimited(), BatchIsolation.Options.LARGEST_BISECTED, () -> false,
-                    refusedCases -> transaction.execute(status -> {
-                        status.setRollbackOnly();
-                        return writer.checkTakesARow(refusedCases);
-                    }));
-            BatchIsolation.Isolated<AssignmentUpdate> isolated = BatchIsolation.apply(batch, Function.identity(),
-                    updates -> transaction.execute(status -> writer.apply(updates)), options);
+    void shouldProbeNothingWhenTheProjectionHoldsNoRowOfTheCase() {
+        // Given a case stored, and another that is not
+        storedCase();
 
-            // Then there is no row to probe, and each row is set aside as its own refusal, as without a probe
-            assertThat(isolated.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().sqlState())
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple(batch.get(0).caseId(), "P0001"),
-                            org.assertj.core.groups.Tuple.tuple(batch.get(1).caseId(), "P0001"));
+        // When the probe runs on the case the projection does not hold
+        boolean probed = transaction.execute(status -> writer.checkTakesARow(UUID.randomUUID()));
+
+        // Then there is no probe
+        assertThat(probed).isFalse();
+    }
+
+    @Test
+    void shouldProbeNothingWithoutWaitingWhenAnotherTransactionHoldsTheRow() throws Exception {
+        // Given a case stored, its row locked by a second connection's open transaction
+        UUID stored = storedCase();
+        try (Connection holder = db.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement lock = holder.createStatement()) {
+                lock.execute("SELECT 1 FROM case_assignments WHERE case_id = '" + stored + "' FOR UPDATE");
+            }
+
+            // When the probe runs on it (a wait would hold it until the holder ends, which it does only after)
+            boolean probed = transaction.execute(status -> {
+                status.setRollbackOnly();
+                return writer.checkTakesARow(stored);
+            });
+
+            // Then it skipped the row: no probe
+            assertThat(probed).isFalse();
+            holder.rollback();
         }
+    }
+
+    private UUID storedCase() {
+        UUID stored = UUID.randomUUID();
+        transaction.execute(status -> writer.apply(List.of(AssignmentUpdate.changed(stored, "w-stored", "s", 3)
+                .withJurisdiction("north"))));
+        return stored;
     }
 }
