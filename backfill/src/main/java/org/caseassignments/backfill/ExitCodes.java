@@ -12,6 +12,7 @@ import org.apache.kafka.common.errors.NetworkException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SchemaRegistryClient;
+import org.caseassignments.store.BatchIsolation;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
@@ -46,12 +47,17 @@ public final class ExitCodes {
     /**
      * {@link #UNAVAILABLE} where running again later can help, else {@link #COULD_NOT_START}. The database's root
      * SQLState decides when there is one: connection exceptions (08), a server shutting down (57P01-57P03) or too many
-     * connections (53300) are 69; wrong credentials (28), no such database (3D000), a limit (54) or anything else 2.
+     * connections (53300) are 69, and so is a batch whose every row the database refused alike
+     * ({@link BatchIsolation.EveryRowRefused}: a trigger or policy refusing everything); wrong credentials (28), no such database (3D000), a limit (54) or anything else 2.
      * The broker: a timeout, a network error or no coordinator available is 69 (not every error Kafka calls retriable:
      * a missing topic or a corrupt record is 2). The registry: 401 or 403 is 2; no answer or another status 69.
      */
     public static int failure(Throwable failure) {
         List<Throwable> causes = causes(failure);
+        if (causes.stream().anyMatch(BatchIsolation.EveryRowRefused.class::isInstance)) {
+            // every row refused alike: the database's state, which an operator's fix lets the same batch through
+            return UNAVAILABLE;
+        }
         String sqlState = null;
         for (Throwable e : causes) {
             if (e instanceof SQLException sql && sql.getSQLState() != null) {

@@ -5,14 +5,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -96,11 +99,17 @@ public final class BatchWriter {
     /** A dry run: every transaction is rolled back after the write, so the counts are real and nothing stays. */
     private final boolean rollBack;
     /** Rows per transaction, shrunk by statement timeouts: each thread's own (decision 48). */
+    /**
+     * A case whose projection row this writer last committed: a row the database took under today's checks, the one
+     * the every-row probe rewrites ({@link #checkTakesARow}). None yet, no probe.
+     */
+    private final AtomicReference<UUID> lastCommitted = new AtomicReference<>();
     private final ThreadLocal<BatchIsolation.Chunks> chunks = ThreadLocal.withInitial(BatchIsolation.Chunks::adaptive);
 
     /**
      * @param backOff  waits between attempts after a transient failure; when it stops, the failure is thrown
-     * @param giveUp   checked after each failed attempt: true throws the failure at once (the application stops)
+     * @param giveUp   checked after each failed attempt and before each transaction of an isolation: true throws at
+     *                 once (the application stops), and no transaction more is begun
      * @param attempts told about each attempt
      */
     public BatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics, BackOff backOff,
@@ -121,7 +130,7 @@ public final class BatchWriter {
 
     /** A writer that does not retry: a transient failure is thrown (a command-line run stops and is resumed). */
     public static BatchWriter once(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics) {
-        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(0, 0), () -> true, Attempts.IGNORED);
+        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(0, 0), () -> false, Attempts.IGNORED);
     }
 
     /** This writer, rolling every transaction back after the write (a dry run). */
@@ -143,13 +152,16 @@ public final class BatchWriter {
      * replaced carried). Every item's revision goes into its case's history, also those the reduction set aside.
      */
     public <T> Written<T> writeEach(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt) {
-        List<SeenRevision> setAside = new ArrayList<>();
+        Map<T, AssignmentUpdate> reduced = new IdentityHashMap<>();
+        List<T> setAside = new ArrayList<>();
         List<BatchReduction.Kept<T>> kept = BatchReduction.perCase(items, update, (first, candidate) -> {
             if (BatchReduction.conflicting(first, candidate)) {
                 conflict(metrics, candidate, "batch");
             }
-        }, dropped -> setAside.add(new SeenRevision(dropped.update(), occurredAt.apply(dropped.item()))));
-        Map<T, AssignmentUpdate> reduced = new IdentityHashMap<>();
+        }, dropped -> {
+            reduced.put(dropped.item(), dropped.update());
+            setAside.add(dropped.item());
+        });
         List<T> survivors = new ArrayList<>(kept.size());
         kept.forEach(k -> {
             reduced.put(k.item(), k.update());
@@ -171,43 +183,52 @@ public final class BatchWriter {
     }
 
     /**
-     * As {@link #write(List, Function, Function, int)}, recording {@code setAside} in the history too: revisions
-     * of the items' cases that a reduction before this writer dropped. Those of a case PostgreSQL refused are
-     * dropped with it.
+     * As {@link #write(List, Function, Function, int)}, with {@code setAside}: items of the items' cases that a
+     * reduction before this writer dropped, in the order they came ({@code update} and {@code occurredAt} take them
+     * too). They go into the history with their case's kept item, in its transaction; the projection's checks see the
+     * kept item alone. A case PostgreSQL refuses is then written again one event at a time, in the order of its
+     * revisions, each in a transaction of its own, and only the events refused alone are returned: the revisions
+     * before a refused one are written, not dropped with it (decision 48).
      */
     public <T> Written<T> write(List<T> items, Function<T, AssignmentUpdate> update, Function<T, Instant> occurredAt,
-                                int events, List<SeenRevision> setAside) {
+                                int events, List<T> setAside) {
         if (items.isEmpty()) {
             return new Written<>(ApplyResult.NONE, List.of());
         }
-        Map<AssignmentUpdate, Instant> occurred = new IdentityHashMap<>(items.size());
+        Map<AssignmentUpdate, Instant> occurred = new IdentityHashMap<>(items.size() + setAside.size());
         items.forEach(item -> occurred.put(update.apply(item), occurredAt.apply(item)));
-        Map<UUID, List<SeenRevision>> setAsideByCase = new HashMap<>();
-        setAside.forEach(seen -> setAsideByCase.computeIfAbsent(seen.update().caseId(), c -> new ArrayList<>()).add(seen));
+        Map<UUID, List<T>> setAsideByCase = new HashMap<>();
+        setAside.forEach(item -> {
+            AssignmentUpdate u = update.apply(item);
+            occurred.put(u, occurredAt.apply(item));
+            setAsideByCase.computeIfAbsent(u.caseId(), c -> new ArrayList<>()).add(item);
+        });
         BackOffExecution waits = null;
         int failedAttempts = 0;
         // What committed in attempts that failed later: a retry resumes after it, and the result counts it.
         BatchIsolation.Progress<T> progress = new BatchIsolation.Progress<>();
+        // Events written one at a time and decided (taken, or refused alone) in attempts that failed later: a retry
+        // never writes them again, so a refused one stays refused and out of the history though the guard would skip it.
+        Map<T, BatchIsolation.Isolated<T>> decidedAlone = new IdentityHashMap<>();
         while (true) {
             long start = System.nanoTime();
             // A refusal that may be one row's or the database's is isolated once the same batch failed a few times.
             boolean isolateAnyRefusal = failedAttempts >= SAME_BATCH_ATTEMPTS;
             BatchIsolation.Options options = new BatchIsolation.Options(isolateAnyRefusal,
-                    this::checkWritable, chunks.get(), BatchIsolation.Options.LARGEST_BISECTED);
+                    this::checkWritable, chunks.get(), BatchIsolation.Options.LARGEST_BISECTED, giveUp, this::checkTakesARow);
             BatchIsolation.Isolated<T> isolated;
             try {
                 isolated = BatchIsolation.apply(items, update,
-                        updates -> inTransaction(() -> transaction.execute(status -> {
-                            ApplyResult applied = writer.apply(updates, seen(updates, occurred, setAsideByCase));
-                            if (rollBack) {
-                                status.setRollbackOnly();
-                            }
-                            return applied;
-                        })), options, progress);
+                        updates -> oneTransaction(seen(updates, occurred, setAsideByCase, update)), options, progress);
+                isolated = eachOnItsOwn(isolated, update, occurred, setAsideByCase, decidedAlone);
             } catch (RuntimeException e) {
                 failedAttempts++;
                 metrics.writeFailed();
                 attempts.failed(e);
+                if (giveUp.getAsBoolean()) {
+                    // asked to stop (the application stopping, a deadline): not one more transaction, isolation's neither
+                    throw e;
+                }
                 if (waits == null) {
                     waits = backOff.start();
                 }
@@ -221,7 +242,7 @@ public final class BatchWriter {
                     pause(wait == BackOffExecution.STOP ? 0 : wait, events);
                     continue;
                 }
-                if (wait == BackOffExecution.STOP || giveUp.getAsBoolean()) {
+                if (wait == BackOffExecution.STOP) {
                     throw e;
                 }
                 pause(wait, events);
@@ -231,6 +252,73 @@ public final class BatchWriter {
             written(items, update, occurredAt, events, isolated, Duration.ofNanos(System.nanoTime() - start));
             return new Written<>(isolated.result(), isolated.refused());
         }
+    }
+
+    /** Writes {@code seen}'s updates in one transaction (rolled back in a dry run), recording them all in the history. */
+    private ApplyResult oneTransaction(Seen seen) {
+        ApplyResult applied = inTransaction(() -> transaction.execute(status -> {
+            ApplyResult written = writer.apply(seen.updates(), seen.history());
+            if (rollBack) {
+                status.setRollbackOnly();
+            }
+            return written;
+        }));
+        if (!rollBack) {
+            Stream.concat(applied.insertedCases().stream(), applied.advancedCases().stream())
+                    .reduce((first, last) -> last).ifPresent(lastCommitted::set);
+        }
+        return applied;
+    }
+
+    /**
+     * The cases PostgreSQL refused that had set-aside events, written again one event at a time in the order of their
+     * revisions, each alone with its own history entry: what the database takes of them is written, and only the
+     * events refused alone are returned in their case's place. An event the guard skips there (not newer than the row)
+     * meets no check, as it would alone. An event {@code decided} holds (taken or refused in an attempt that failed
+     * later) is not written again: its outcome stands.
+     */
+    private <T> BatchIsolation.Isolated<T> eachOnItsOwn(BatchIsolation.Isolated<T> isolated, Function<T, AssignmentUpdate> update,
+                                                     Map<AssignmentUpdate, Instant> occurred,
+                                                     Map<UUID, List<T>> setAsideByCase,
+                                                     Map<T, BatchIsolation.Isolated<T>> decided) {
+        if (setAsideByCase.isEmpty()
+                || isolated.refused().stream().noneMatch(r -> setAsideByCase.containsKey(update.apply(r.item()).caseId()))) {
+            return isolated;
+        }
+        ApplyResult.Total total = new ApplyResult.Total();
+        total.add(isolated.result());
+        List<BatchIsolation.Refused<T>> refused = new ArrayList<>();
+        BatchIsolation.Options alone = new BatchIsolation.Options(true, this::checkWritable,
+                BatchIsolation.Chunks.unlimited(), BatchIsolation.Options.LARGEST_BISECTED, giveUp, this::checkTakesARow);
+        for (BatchIsolation.Refused<T> caseRefused : isolated.refused()) {
+            List<T> own = setAsideByCase.get(update.apply(caseRefused.item()).caseId());
+            if (own == null) {
+                refused.add(caseRefused);
+                continue;
+            }
+            List<T> inOrder = new ArrayList<>(own);
+            inOrder.add(caseRefused.item());
+            inOrder.sort(Comparator.<T>comparingLong(item -> update.apply(item).revision())); // stable
+            for (T item : inOrder) {
+                BatchIsolation.Isolated<T> one = decided.get(item);
+                if (one == null) {
+                    if (giveUp.getAsBoolean()) {
+                        throw new BatchIsolation.Stopped(0, inOrder.size());
+                    }
+                    one = BatchIsolation.apply(List.of(item), update,
+                            updates -> oneTransaction(new Seen(updates,
+                                    List.of(new SeenRevision(updates.get(0), occurred.get(updates.get(0)))))), alone);
+                    decided.put(item, one);
+                }
+                total.add(one.result());
+                refused.addAll(one.refused());
+            }
+        }
+        return new BatchIsolation.Isolated<>(total.result(), refused);
+    }
+
+    /** The updates of one transaction, and what goes into the history with them. */
+    private record Seen(List<AssignmentUpdate> updates, List<SeenRevision> history) {
     }
 
     /**
@@ -243,18 +331,21 @@ public final class BatchWriter {
     }
 
     /** The updates being written with when each occurred, and what was set aside for their cases. */
-    private static List<SeenRevision> seen(List<AssignmentUpdate> updates, Map<AssignmentUpdate, Instant> occurred,
-                                           Map<UUID, List<SeenRevision>> setAsideByCase) {
+    private static <T> Seen seen(List<AssignmentUpdate> updates, Map<AssignmentUpdate, Instant> occurred,
+                                 Map<UUID, List<T>> setAsideByCase, Function<T, AssignmentUpdate> update) {
         List<SeenRevision> seen = new ArrayList<>(updates.size());
         for (AssignmentUpdate u : updates) {
             seen.add(new SeenRevision(u, occurred.get(u)));
         }
         if (!setAsideByCase.isEmpty()) {
             for (AssignmentUpdate u : updates) {
-                seen.addAll(setAsideByCase.getOrDefault(u.caseId(), List.of()));
+                for (T item : setAsideByCase.getOrDefault(u.caseId(), List.of())) {
+                    AssignmentUpdate earlier = update.apply(item);
+                    seen.add(new SeenRevision(earlier, occurred.get(earlier)));
+                }
             }
         }
-        return seen;
+        return new Seen(updates, seen);
     }
 
     /**
@@ -276,6 +367,22 @@ public final class BatchWriter {
                 return null;
             });
         }
+    }
+
+    /**
+     * Throws what PostgreSQL throws for the row this writer last committed, rewritten with its own values in a
+     * transaction rolled back ({@link AssignmentWriter#checkTakesARow}); false, with no probe, when this writer has
+     * committed no row yet, when that row is of a refused case, or when it is gone or locked.
+     */
+    private boolean checkTakesARow(List<UUID> refusedCases) {
+        UUID committed = lastCommitted.get();
+        if (committed == null || refusedCases.contains(committed)) {
+            return false;
+        }
+        return inTransaction(() -> transaction.execute(status -> {
+            status.setRollbackOnly();
+            return writer.checkTakesARow(committed);
+        }));
     }
 
     /** After a {@code 54000}: moves the NOTIFY queue's tail, so that the next attempt finds the room listeners freed. */

@@ -60,6 +60,22 @@ class ProjectorRowRefusalIntegrationTests {
         jdbc.execute("""
                 CREATE TRIGGER test_refuse BEFORE INSERT OR UPDATE ON case_assignments
                    FOR EACH ROW EXECUTE FUNCTION test_refuse()""");
+        // A trigger that refuses every row while this table holds one
+        // (counting its refusals in a sequence, which the refusal does not roll back)
+        jdbc.execute("CREATE TABLE test_refuse_every_row (refusing boolean)");
+        jdbc.execute("CREATE SEQUENCE test_refused_every_row");
+        jdbc.execute("""
+                CREATE FUNCTION test_refuse_every_row() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM test_refuse_every_row) THEN
+                        PERFORM nextval('test_refused_every_row');
+                        RAISE EXCEPTION 'test trigger refuses every case, now %', NEW.case_id;
+                    END IF;
+                    RETURN NEW;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_refuse_every_row BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_refuse_every_row()""");
         jdbc.execute("ALTER TABLE case_assignments ENABLE ROW LEVEL SECURITY");
         jdbc.execute("""
                 CREATE POLICY test_policy ON case_assignments USING (true)
@@ -68,6 +84,7 @@ class ProjectorRowRefusalIntegrationTests {
         jdbc.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + ROLE + "'");
         jdbc.execute("GRANT USAGE ON SCHEMA public TO " + ROLE);
         jdbc.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + ROLE);
+        jdbc.execute("GRANT USAGE ON SEQUENCE test_refused_every_row TO " + ROLE);
         group = ProjectorInstance.uniqueApplicationId();
         Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, group);
         // (an embedded server's URL names its user too, which would win over the username)
@@ -148,6 +165,56 @@ class ProjectorRowRefusalIntegrationTests {
             assertThat(projector.health("projectionSink")).isEqualTo(Status.UP);
         });
         assertThat(deadLetters(first, second)).isEmpty();
+    }
+
+    /**
+     * Refusals of the trigger of every row past which an isolation surely ran: more than three attempts at the same
+     * batch (one refusal each) and the ten rows written alone before the probe.
+     */
+    private static final long ISOLATION_RAN = 3 + org.caseassignments.store.BatchIsolation.EVERY_ROW_AFTER;
+
+    @Test
+    void shouldDeadLetterNothingWhileATriggerRefusesEveryRowAndApplyAllOnceItLetsThemThrough() {
+        List<UUID> cases = new java.util.ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            cases.add(UUID.randomUUID());
+        }
+        // Given a case the projector committed (the row its every-row probe rewrites), a trigger that refuses every
+        // row, and 50 events pending
+        UUID stored = UUID.randomUUID();
+        try (EventPublisher publisher = new EventPublisher()) {
+            publisher.publishInOrder(TOPICS.events(), List.of(CaseEvents.created(stored).worker("w-stored").build()));
+        }
+        await().atMost(TIMEOUT).until(() -> jdbc.queryForObject(
+                "SELECT count(*) FROM case_assignments WHERE case_id = ?", Integer.class, stored) == 1);
+        jdbc.update("INSERT INTO test_refuse_every_row VALUES (true)");
+        try {
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(TOPICS.events(), cases.stream()
+                        .map(id -> (org.apache.avro.specific.SpecificRecord) CaseEvents.created(id).worker("w-" + id).build())
+                        .toList());
+            }
+
+            // Then the sink says it is failing, naming the SQLSTATE, and nothing moves
+            await().atMost(TIMEOUT).until(() -> projector.health("projectionSink").equals(Status.DOWN));
+            // And the isolation ran: the attempts at the same batch cost one refusal each, an isolation its rows
+            // written alone and the probe's
+            await().atMost(TIMEOUT).until(() -> jdbc.queryForObject(
+                    "SELECT last_value FROM test_refused_every_row", Long.class) > ISOLATION_RAN);
+            assertThat(KafkaOffsets.caughtUp(group, TOPICS.events(), 1)).isFalse();
+            assertThat(deadLetters(cases.toArray(UUID[]::new))).isEmpty();
+        } finally {
+            // When the trigger lets rows through again
+            jdbc.update("DELETE FROM test_refuse_every_row");
+        }
+
+        // Then all 50 are applied, the offset moves past them, and none was dead-lettered
+        await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> {
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ANY (?::uuid[])",
+                    Integer.class, (Object) cases.stream().map(UUID::toString).toArray(String[]::new))).isEqualTo(50);
+            assertThat(KafkaOffsets.caughtUp(group, TOPICS.events(), 1)).isTrue();
+        });
+        assertThat(deadLetters(cases.toArray(UUID[]::new))).isEmpty();
     }
 
     private String worker(UUID caseId) {

@@ -35,6 +35,38 @@ public class AssignmentWriter {
     public static final String UPSERT_NAME = "/* case_assignments upsert */ ";
 
     /**
+     * The row of one case, written again through the upsert's insert and conflict update with the values it holds:
+     * nothing changes, and every check on an insert or an update of the projection runs. The row is locked without
+     * waiting ({@code SKIP LOCKED}): a row another transaction holds is not probed. One row out, whether the row was
+     * probed and whether it was written.
+     */
+    private static final String REWRITE_A_ROW = """
+            WITH probed AS MATERIALIZED (
+                SELECT case_id FROM %1$s WHERE case_id = ? FOR NO KEY UPDATE SKIP LOCKED),
+            rewritten AS (
+                INSERT INTO %1$s AS case_assignments
+                       (case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id, updated_at)
+                SELECT ca.case_id, ca.assigned_worker_sub, ca.supervisor_sub, ca.assignment_revision, ca.jurisdiction,
+                       ca.trace_id, ca.updated_at
+                  FROM %1$s ca JOIN probed p ON p.case_id = ca.case_id
+                ON CONFLICT (case_id) DO UPDATE
+                   SET assigned_worker_sub = EXCLUDED.assigned_worker_sub,
+                       supervisor_sub      = EXCLUDED.supervisor_sub,
+                       assignment_revision = EXCLUDED.assignment_revision,
+                       jurisdiction        = EXCLUDED.jurisdiction,
+                       trace_id            = EXCLUDED.trace_id,
+                       updated_at          = EXCLUDED.updated_at
+                RETURNING case_id)
+            SELECT (SELECT case_id FROM probed) AS probed, EXISTS (SELECT 1 FROM rewritten) AS rewritten
+            """;
+
+    /**
+     * How long the probe waits for any lock: a probe that would wait concludes nothing ({@link BatchIsolation}), so it
+     * never stalls behind another transaction.
+     */
+    private static final String PROBE_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '100ms'";
+
+    /**
      * One statement per batch. {@code ON CONFLICT DO UPDATE} locks every conflicting row it is given, also
      * those its {@code WHERE} rejects, so entity rows are only touched while their case's row is held.
      *
@@ -368,6 +400,40 @@ public class AssignmentWriter {
                 }
             }
             return null;
+        });
+    }
+
+    /**
+     * Rewrites the row of {@code committedCase}, a case this table took under today's checks, with its own values,
+     * inside the caller's transaction, which must roll back: the upsert's insert of it, met by its conflict, then the
+     * update of every column the upsert sets, each to what it holds. It meets every trigger, row-security policy and
+     * check the upsert's projection rows meet, on values already taken (not the entity rows' follow-up writes). It
+     * waits for no lock: the row is skipped when another transaction holds it, and any other lock waits at most
+     * {@link #PROBE_LOCK_TIMEOUT}.
+     *
+     * @return false, having written nothing, when the row is gone or another transaction holds it
+     * @throws RuntimeException what PostgreSQL threw, or an {@link IllegalStateException} when the row was silently
+     *                          not written (a trigger returning no row)
+     */
+    public boolean checkTakesARow(UUID committedCase) {
+        return jdbc.execute((Connection connection) -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(PROBE_LOCK_TIMEOUT);
+            }
+            try (PreparedStatement ps = connection.prepareStatement(REWRITE_A_ROW.formatted(table))) {
+                ps.setObject(1, committedCase);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getObject("probed") == null) {
+                        return false;
+                    }
+                    if (!rs.getBoolean("rewritten")) {
+                        throw new IllegalStateException("the projection did not take its own row of case "
+                                + rs.getObject("probed") + " rewritten with its own values");
+                    }
+                    return true;
+                }
+            }
         });
     }
 

@@ -82,8 +82,16 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
         });
     }
 
-    /** How a writer treats {@code failure}; anything without a SQLSTATE (no connection from the pool…) is {@code RETRY}. */
+    /**
+     * How a writer treats {@code failure}; anything without a SQLSTATE (no connection from the pool…) is {@code RETRY},
+     * and so is a refusal of every row a batch isolated ({@link BatchIsolation.EveryRowRefused}).
+     */
     public static Handling handling(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof BatchIsolation.EveryRowRefused) {
+                return Handling.RETRY;
+            }
+        }
         String state = sqlException(failure).map(SQLException::getSQLState).orElse(null);
         if (state == null || state.length() != 5) {
             return Handling.RETRY;
@@ -137,7 +145,7 @@ public record DatabaseRejection(String reason, String sqlState, String message) 
         };
     }
 
-    private static Optional<SQLException> sqlException(Throwable failure) {
+    static Optional<SQLException> sqlException(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof SQLException sql && sql.getSQLState() != null) {
                 return Optional.of(sql);

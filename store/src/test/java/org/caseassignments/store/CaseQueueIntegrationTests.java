@@ -14,7 +14,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
+import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -89,46 +91,46 @@ class CaseQueueIntegrationTests {
 
     @Test
     void shouldNotDeadlockWithTheEntityRepairOverCasesWhoseSignedAndUnsignedOrdersDiffer() throws Exception {
-        // Given two cases that Java's UUID order and PostgreSQL's sort in opposite orders, and a transaction
-        // holding the first (in PostgreSQL's order) FOR SHARE, as a repair batch does
+        // Given two cases that Java's UUID order and PostgreSQL's sort in opposite orders
         UUID low = UUID.fromString("0" + UUID.randomUUID().toString().substring(1));
         UUID high = UUID.fromString("f" + UUID.randomUUID().toString().substring(1));
         assertThat(high.compareTo(low)).as("Java's signed order").isNegative();
         new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(low, "w-old", "s-1", 1),
                 AssignmentUpdate.changed(high, "w-old", "s-1", 1)));
-        AtomicInteger writerPid = new AtomicInteger();
-        AtomicInteger repairPid = new AtomicInteger();
 
-        try (Connection holder = DB.dataSource().getConnection()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement share = holder.prepareStatement("SELECT 1 FROM case_assignments WHERE case_id = ? FOR SHARE")) {
-                share.setObject(1, low);
-                share.executeQuery().close();
-            }
-            // When the projector's batch of both cases waits for the held one
-            CompletableFuture<ApplyResult> projector = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
-                writerPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
-                return new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(low, "w-new", "s-1", 2),
-                        AssignmentUpdate.changed(high, "w-new", "s-1", 2)));
-            }));
-            int holderPid = pid(holder);
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                    .alias("the projector queued (past its first try) and its upsert waiting for the held case's row")
-                    .until(() -> writerPid.get() != 0 && queuesHeld(writerPid.get()) > 0 && blockedBy(writerPid.get(), holderPid));
-            // and the entity repair of both cases runs meanwhile
-            CompletableFuture<FollowedRows> repair = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
-                repairPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
-                return new AssignmentWriter(jdbc).repairFollowers(List.of(high, low));
-            }));
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                    .alias("the repair finished, or waiting for a row the projector holds")
-                    .until(() -> repair.isDone() || repairPid.get() != 0 && blockedBy(repairPid.get(), writerPid.get()));
-            holder.commit();
+        // When the projector's batch of both cases waits for the first (in PostgreSQL's order), which a repair holds
+        ApplyResult written = writeWhileARepairRuns(low, List.of(high, low),
+                () -> new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(low, "w-new", "s-1", 2),
+                        AssignmentUpdate.changed(high, "w-new", "s-1", 2))));
 
-            // Then both finish: the projector held no row of the two while it waited for the first
-            assertThat(repair.get(20, TimeUnit.SECONDS)).isNotNull();
-            assertThat(projector.get(20, TimeUnit.SECONDS).advancedCases()).containsExactlyInAnyOrder(low, high);
+        // Then both finish: the projector held no row of the two while it waited for the first
+        assertThat(written.advancedCases()).containsExactlyInAnyOrder(low, high);
+    }
+
+    @Test
+    void shouldLockTheRowsOfABatchHoldingLowerRevisionsOfACaseInOneOrderAndNotDeadlockWithTheEntityRepair()
+            throws Exception {
+        // Given two stored cases in PostgreSQL's order, on a projection with a trigger of its own
+        UUID first = UUID.fromString("1" + UUID.randomUUID().toString().substring(1));
+        UUID second = UUID.fromString("e" + UUID.randomUUID().toString().substring(1));
+        new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(first, "w-old", "s-1", 1),
+                AssignmentUpdate.changed(second, "w-old", "s-1", 1)));
+        AssignmentUpdate firstKept = AssignmentUpdate.changed(first, "w-new", "s-1", 2);
+        AssignmentUpdate secondLower = AssignmentUpdate.changed(second, "w-between", "s-1", 2);
+        AssignmentUpdate secondKept = AssignmentUpdate.changed(second, "w-new", "s-1", 3);
+
+        try (RefusingTrigger ignored = RefusingTrigger.refusing(jdbc, "w-never-assigned")) {
+            // When the projector's batch of both cases, holding two revisions of the second, waits for the first,
+            // which a repair holds
+            ApplyResult written = writeWhileARepairRuns(first, List.of(second, first),
+                    () -> new AssignmentWriter(jdbc).apply(List.of(firstKept, secondKept),
+                            SeenRevision.of(List.of(firstKept, secondLower, secondKept))));
+
+            // Then both finish: waiting for the first case, the projector held no row of the second
+            assertThat(written.advancedCases()).containsExactlyInAnyOrder(first, second);
         }
+        assertThat(jdbc.queryForList("SELECT assignment_revision FROM case_assignments WHERE case_id IN (?, ?)",
+                Long.class, first, second)).containsExactlyInAnyOrder(2L, 3L);
     }
 
     @Test
@@ -232,6 +234,43 @@ class CaseQueueIntegrationTests {
             assertThat(projector.get(20, TimeUnit.SECONDS).advancedCases()).containsExactlyInAnyOrder(bulkHeld, apiHeld);
             next.get(20, TimeUnit.SECONDS);
             nextApiWrite.commit();
+        }
+    }
+
+    /**
+     * Writes {@code batch} as the projector while another transaction holds {@code held} FOR SHARE, as a repair batch
+     * does; once the batch queued for it and waits for its row, runs the entity repair of {@code cases}, then lets
+     * {@code held} go. The repair must finish: a batch that held a row after {@code held} while it waited deadlocks
+     * with it.
+     */
+    private ApplyResult writeWhileARepairRuns(UUID held, List<UUID> cases, Supplier<ApplyResult> batch) throws Exception {
+        AtomicInteger writerPid = new AtomicInteger();
+        AtomicInteger repairPid = new AtomicInteger();
+        try (Connection holder = DB.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement share = holder.prepareStatement("SELECT 1 FROM case_assignments WHERE case_id = ? FOR SHARE")) {
+                share.setObject(1, held);
+                share.executeQuery().close();
+            }
+            CompletableFuture<ApplyResult> projector = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                writerPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
+                return batch.get();
+            }));
+            int holderPid = pid(holder);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .alias("the projector queued (past its first try) and its upsert waiting for the held case's row")
+                    .until(() -> writerPid.get() != 0 && queuesHeld(writerPid.get()) > 0 && blockedBy(writerPid.get(), holderPid));
+            CompletableFuture<FollowedRows> repair = CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                repairPid.set(jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class));
+                return new AssignmentWriter(jdbc).repairFollowers(cases);
+            }));
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .alias("the repair finished, or waiting for a row the projector holds")
+                    .until(() -> repair.isDone() || repairPid.get() != 0 && blockedBy(repairPid.get(), writerPid.get()));
+            holder.commit();
+
+            assertThat(repair.get(20, TimeUnit.SECONDS)).isNotNull();
+            return projector.get(20, TimeUnit.SECONDS);
         }
     }
 

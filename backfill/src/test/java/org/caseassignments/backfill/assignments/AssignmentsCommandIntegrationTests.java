@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
-import org.caseassignments.backfill.RefusingTrigger;
+import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.backfill.Tables;
 import org.caseassignments.backfill.snapshot.SourceIdentity;
 import org.caseassignments.testkit.RealDatabaseTest;

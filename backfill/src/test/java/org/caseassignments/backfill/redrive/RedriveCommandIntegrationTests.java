@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.Headers;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
-import org.caseassignments.backfill.RefusingTrigger;
+import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;

@@ -26,7 +26,7 @@ import org.awaitility.Awaitility;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
-import org.caseassignments.backfill.RefusingTrigger;
+import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.backfill.Tables;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
@@ -39,6 +39,8 @@ import org.caseassignments.testkit.RealDatabaseTest;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.AssignmentWriter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -168,6 +170,83 @@ class ReplayCommandIntegrationTests {
             // and --resume starts after it
             assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(ExitCodes.SUCCESS);
             assertThat(resumed.out()).containsPattern("records read\\s+0\\n");
+        }
+    }
+
+    @Test
+    void shouldDeadLetterTheRefusedRevisionsOfACaseWhoseNewestIsRefusedAndApplyTheRevisionsAroundThemWhateverTheBatchSize() {
+        // Given a trigger that refuses one worker, and two cases whose newest revision carries it, one also a middle one
+        try (RefusingTrigger trigger = RefusingTrigger.refusing(jdbc, "poison")) {
+            UUID caseId = UUID.randomUUID();
+            UUID other = UUID.randomUUID();
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(
+                        CaseEvents.created(caseId).worker("w-0").build(),
+                        CaseEvents.changed(caseId, 1).worker("poison").build(),
+                        CaseEvents.created(other).worker("w-other").build(),
+                        CaseEvents.changed(caseId, 2).worker("w-2").build(),
+                        CaseEvents.changed(other, 1).worker("poison").build(),
+                        CaseEvents.changed(caseId, 3).worker("poison").build()));
+            }
+            List<String> outcomes = new ArrayList<>();
+            for (String batchSize : List.of("1", "1000")) {
+                jdbc.execute("TRUNCATE case_assignments, case_assignment_history, placements, kinship_options");
+                String letters = TestKafka.uniqueTopic("case.events.dlq");
+                TestKafka.createTopics(1, letters);
+
+                // When the topic is replayed one event per batch, and all in one batch
+                Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", letters, "--group",
+                        "replay-" + UUID.randomUUID(), "--batch-size", batchSize);
+
+                // Then the refused events are dead-lettered, and only those; the history never holds their worker
+                assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+                List<String> dead = readAll(letters).stream().map(letter -> new String(letter.key(), StandardCharsets.UTF_8)
+                        + "@" + DeadLetters.header(letter.headers(), DeadLetters.SOURCE_PARTITION) + "/"
+                        + DeadLetters.header(letter.headers(), DeadLetters.SOURCE_OFFSET)).sorted().toList();
+                assertThat(dead).hasSize(3);
+                assertThat(String.join(",", Tables.history(jdbc))).doesNotContain("poison");
+                outcomes.add(Tables.projection(jdbc).stream().map(row -> row.get("case_id") + " "
+                        + row.get("assignment_revision") + " " + row.get("assigned_worker_sub")).sorted().toList()
+                        + " " + Tables.history(jdbc) + " " + dead);
+            }
+            assertThat(outcomes.get(1)).isEqualTo(outcomes.get(0));
+            assertThat(outcomes.get(0)).contains(caseId + " 2 w-2", other + " 0 w-other", caseId + "@0 w-0/",
+                    caseId + "@2 w-2/", other + "@0 w-other/");
+        }
+    }
+
+    @Test
+    void shouldDeadLetterEveryRowATriggerRefusesWhenTheReplayCommittedNoRowItsProbeCouldRewrite() {
+        // Given a case stored by another writer, then a trigger that refuses every row
+        UUID stored = UUID.randomUUID();
+        new AssignmentWriter(jdbc)
+                .apply(List.of(AssignmentUpdate.created(stored, "w-stored", "s")));
+        jdbc.execute("""
+                CREATE FUNCTION test_refuse_every_row() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'test trigger refuses every case, now %', NEW.case_id;
+                END $$""");
+        jdbc.execute("""
+                CREATE TRIGGER test_refuse_every_row BEFORE INSERT OR UPDATE ON case_assignments
+                   FOR EACH ROW EXECUTE FUNCTION test_refuse_every_row()""");
+        try {
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishInOrder(topic, List.of(CaseEvents.created(UUID.randomUUID()).worker("w-0").build(),
+                        CaseEvents.created(UUID.randomUUID()).worker("w-1").build()));
+            }
+
+            // When
+            Cli.Run run = cli.run("replay", "--topics", topic, "--dead-letter-topic", deadLetters, "--group",
+                    "replay-" + UUID.randomUUID());
+
+            // Then the replay committed no row it could probe, so nothing tells the trigger from two poison events: both
+            // are dead-lettered with their SQLSTATE (for redrive once the trigger is gone), as without a probe
+            assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
+            assertThat(readAll(deadLetters)).hasSize(2);
+            assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactly(stored);
+        } finally {
+            jdbc.execute("DROP TRIGGER test_refuse_every_row ON case_assignments");
+            jdbc.execute("DROP FUNCTION test_refuse_every_row()");
         }
     }
 

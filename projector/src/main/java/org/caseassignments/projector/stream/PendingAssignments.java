@@ -18,7 +18,6 @@ import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
-import org.caseassignments.store.SeenRevision;
 
 /**
  * A task's accepted events not yet in PostgreSQL: what is pending, when it is written, and the write. Its decoding
@@ -48,8 +47,8 @@ import org.caseassignments.store.SeenRevision;
  *       rule's commit), so a backlog is written as it is read (decision 47); Kafka Streams commits at its commit
  *       interval anyway;</li>
  *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches {@code maxPendingBytes} —
- *       the kept events with their records ({@link Event#retainedBytes()}) and the revisions set aside for the
- *       history ({@link #retainedBytes(SeenRevision)}) — and asks for a commit as soon as {@code maxPendingCases}
+ *       the kept events and those set aside for the history, with their records ({@link Event#retainedBytes()}) —
+ *       and asks for a commit as soon as {@code maxPendingCases}
  *       cases are pending: memory is bounded by bytes as well as by cases.</li>
  * </ul>
  *
@@ -82,8 +81,9 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     /**
      * An accepted event waiting in its task's batch, with the record it came in: if PostgreSQL refuses it, that
-     * record is dead-lettered as it arrived (key, value, headers, where from). Only the event kept for its case is
-     * held, so a batch holds one record per case.
+     * record is dead-lettered as it arrived (key, value, headers, where from). The event kept for its case and those it
+     * replaced at lower revisions are held (the latter for the projection's checks and the history); a second event
+     * at the kept revision is dropped.
      *
      * @param occurredAt when the event happened upstream, for the end-to-end lag (null when unknown)
      */
@@ -125,8 +125,12 @@ public final class PendingAssignments extends BeforeCommitHook {
     @FunctionalInterface
     public interface Flusher {
 
-        /** @param setAside the revisions of pending cases that newer ones replaced, for the cases' history */
-        List<BatchIsolation.Refused<Event>> apply(List<Event> pending, List<SeenRevision> setAside, int events);
+        /**
+         * @param setAside the events of pending cases that newer ones replaced, in the order they came, with their
+         *                 records: each goes into its case's history with the kept event, or, when PostgreSQL refuses
+         *                 its case, is written on its own and, if refused alone, dead-lettered as it came
+         */
+        List<BatchIsolation.Refused<Event>> apply(List<Event> pending, List<Event> setAside, int events);
 
         /** The one in use: the batch writer, which goes on to the store's guarded {@code AssignmentWriter}. */
         static Flusher through(BatchWriter writer) {
@@ -141,15 +145,6 @@ public final class PendingAssignments extends BeforeCommitHook {
         void dropped(AssignmentUpdate update);
     }
 
-    /**
-     * A set-aside revision's objects besides its text, by their layout on a 64-bit JVM with compressed references
-     * (12-byte object headers, objects padded to 8 bytes): the {@link SeenRevision} 24, its {@link Instant} 24, the
-     * {@link AssignmentUpdate} 40 (five references and a long), its case id's {@code UUID} 32, and four strings
-     * (worker, supervisor, jurisdiction, trace id) of 24 each plus a {@code byte[]} header of 16, 160 in all; with the
-     * list's reference (4, about 6 as the list grows) and the padding of the four arrays (up to 7 each), about 300.
-     */
-    private static final int SET_ASIDE_OVERHEAD_BYTES = 300;
-
     /** When this stream thread last finished writing a batch (any of its tasks'), in epoch milliseconds. */
     private static final ThreadLocal<long[]> LAST_FLUSH_ENDED = ThreadLocal.withInitial(() -> new long[1]);
 
@@ -158,13 +153,17 @@ public final class PendingAssignments extends BeforeCommitHook {
     private final Pacing pacing;
     private final Backlog backlog;
     private final BatchReduction.NewestPerCase<Event> byCase;
-    /** Only the update and its time of what {@link #byCase} sets aside: the record itself is never needed again. */
-    private final List<SeenRevision> setAside = new ArrayList<>();
+    /**
+     * What {@link #byCase} sets aside, in the order it came, with its record: it goes into the history with its case's
+     * kept event, and when PostgreSQL refuses that case it is written on its own, dead-lettered if refused alone
+     * (decision 48).
+     */
+    private final List<Event> setAside = new ArrayList<>();
     private ProcessorContext<?, ?> context;
     private Consumer<List<BatchIsolation.Refused<Event>>> refusedRoute;
     private UncommittedWork.Task task;
     private int events;
-    /** What {@link #byCase} and {@link #setAside} hold, as {@link Event#retainedBytes} and {@link #retainedBytes} count. */
+    /** What {@link #byCase} and {@link #setAside} hold, as {@link Event#retainedBytes} counts. */
     private long bytes;
     /** When the oldest pending event was taken (the stream thread's wall-clock time), or 0. */
     private long firstTakenAt;
@@ -211,14 +210,14 @@ public final class PendingAssignments extends BeforeCommitHook {
         Event dropped = byCase.add(event);
         bytes += event.retainedBytes();
         if (dropped != null) {
-            bytes -= dropped.retainedBytes();
             // Its revision is still history, unless it is the kept event's: the kept one came first at that revision,
             // and the first payload of a revision is its entry, as in the projection. So the entries set aside for a
-            // (case, revision) are in the order they came, whatever the batch (decision 47).
+            // (case, revision) are in the order they came, whatever the batch (decision 47). A set-aside event keeps
+            // its record, and its bytes stay counted.
             if (dropped != event || dropped.update().revision() != byCase.revision(dropped.update().caseId())) {
-                SeenRevision seen = new SeenRevision(dropped.update(), dropped.occurredAt());
-                setAside.add(seen);
-                bytes += retainedBytes(seen);
+                setAside.add(dropped);
+            } else {
+                bytes -= dropped.retainedBytes();
             }
         }
         events++;
@@ -233,17 +232,6 @@ public final class PendingAssignments extends BeforeCommitHook {
         } else if (byCase.size() >= pacing.maxPendingCases()) {
             context.commit();
         }
-    }
-
-    /** Bytes of a set-aside revision: its objects, {@link #SET_ASIDE_OVERHEAD_BYTES}, plus its text. */
-    static long retainedBytes(SeenRevision seen) {
-        AssignmentUpdate update = seen.update();
-        return SET_ASIDE_OVERHEAD_BYTES + length(update.assignedWorkerSub()) + length(update.supervisorSub())
-                + length(update.jurisdiction()) + length(update.traceId());
-    }
-
-    private static int length(String text) {
-        return text == null ? 0 : text.length();
     }
 
     /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */

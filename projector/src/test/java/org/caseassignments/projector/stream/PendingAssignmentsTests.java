@@ -10,7 +10,6 @@ import java.util.UUID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.SeenRevision;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,7 +54,7 @@ class PendingAssignmentsTests {
                 maxPendingBytes, writeWithin);
         pending = store((updates, setAside, events) -> {
             flushed.add(updates.stream().map(PendingAssignments.Event::update).toList());
-            flushedSetAside.add(setAside.stream().map(SeenRevision::update).toList());
+            flushedSetAside.add(setAside.stream().map(PendingAssignments.Event::update).toList());
             flushedEvents.add(events);
             return List.of();
         });

@@ -46,7 +46,6 @@ import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
-import org.caseassignments.store.SeenRevision;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.testkit.CaseEvents;
@@ -84,7 +83,7 @@ class ProjectorTopologyTests {
     private final java.util.Set<UUID> refusedCases = new java.util.HashSet<>();
     private final UncommittedWork work = new UncommittedWork(java.time.Clock.systemUTC(), registry, Duration.ofMinutes(2));
 
-    private List<BatchIsolation.Refused<PendingAssignments.Event>> flush(List<PendingAssignments.Event> pending, List<SeenRevision> setAside, int events) {
+    private List<BatchIsolation.Refused<PendingAssignments.Event>> flush(List<PendingAssignments.Event> pending, List<PendingAssignments.Event> setAside, int events) {
         flushed.add(pending.stream().map(PendingAssignments.Event::update).toList());
         return pending.stream().filter(event -> refusedCases.contains(event.update().caseId()))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
