@@ -3,9 +3,9 @@ package org.caseassignments.testkit;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A trigger that refuses one worker (or every worker it does not know) on {@code case_assignments} with {@code RAISE}
- * (SQLSTATE P0001): a refusal that may be one row's or the database's, which a writer retries and then isolates.
- * Dropped on close.
+ * A trigger that refuses one worker (or every worker it does not know, or every row) on {@code case_assignments} with
+ * {@code RAISE} (SQLSTATE P0001): a refusal that may be one row's or the database's, which a writer retries and then
+ * isolates. Dropped on close.
  */
 public final class RefusingTrigger implements AutoCloseable {
 
@@ -28,6 +28,11 @@ public final class RefusingTrigger implements AutoCloseable {
     public static RefusingTrigger refusingUnknownWorkers(JdbcTemplate jdbc, String knownPrefix) {
         return raising(jdbc, "NEW.assigned_worker_sub NOT LIKE " + literal(knownPrefix + "%"),
                 "'unknown worker %', NEW.assigned_worker_sub");
+    }
+
+    /** Refuses every write to the projection, whatever its values, until closed: the database's state, not a row's. */
+    public static RefusingTrigger refusingEveryRow(JdbcTemplate jdbc) {
+        return raising(jdbc, "true", "'test trigger refuses every case, now %', NEW.case_id");
     }
 
     /**

@@ -221,15 +221,7 @@ class ReplayCommandIntegrationTests {
         UUID stored = UUID.randomUUID();
         new AssignmentWriter(jdbc)
                 .apply(List.of(AssignmentUpdate.created(stored, "w-stored", "s")));
-        jdbc.execute("""
-                CREATE FUNCTION test_refuse_every_row() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    RAISE EXCEPTION 'test trigger refuses every case, now %', NEW.case_id;
-                END $$""");
-        jdbc.execute("""
-                CREATE TRIGGER test_refuse_every_row BEFORE INSERT OR UPDATE ON case_assignments
-                   FOR EACH ROW EXECUTE FUNCTION test_refuse_every_row()""");
-        try {
+        try (RefusingTrigger everyRow = RefusingTrigger.refusingEveryRow(jdbc)) {
             try (EventPublisher publisher = new EventPublisher()) {
                 publisher.publishInOrder(topic, List.of(CaseEvents.created(UUID.randomUUID()).worker("w-0").build(),
                         CaseEvents.created(UUID.randomUUID()).worker("w-1").build()));
@@ -244,9 +236,6 @@ class ReplayCommandIntegrationTests {
             assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCodes.FINISHED_WITH_REJECTS);
             assertThat(readAll(deadLetters)).hasSize(2);
             assertThat(Tables.projection(jdbc)).extracting(row -> row.get("case_id")).containsExactly(stored);
-        } finally {
-            jdbc.execute("DROP TRIGGER test_refuse_every_row ON case_assignments");
-            jdbc.execute("DROP FUNCTION test_refuse_every_row()");
         }
     }
 
