@@ -13,6 +13,7 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 
 /** The application's own connection pool, as a test that makes the database refuse the application handles it. */
 public final class PoolSessions {
@@ -27,7 +28,10 @@ public final class PoolSessions {
      */
     public static void reading(DataSource pool, String setting, String value) {
         HikariDataSource hikari = (HikariDataSource) pool;
-        hikari.getHikariPoolMXBean().softEvictConnections();
+        HikariPoolMXBean started = hikari.getHikariPoolMXBean();
+        if (started != null) { // null until the pool's first borrow: then no session is open yet
+            started.softEvictConnections();
+        }
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                 .until(() -> everySessionReads(hikari, setting, value));
     }
