@@ -23,8 +23,9 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * {@code DATABASE_CONNECTION_TIMEOUT}, the mutation API's {@code DATABASE_POOL_TIMEOUT}: Hikari's
  * {@code connection-timeout}, in milliseconds). Each application.yml maps its own variables here, under
  * {@value #PREFIX}, bound from the deployable's own property sources only ({@link #boundFrom}), so no environment
- * variable reaches it by Spring Boot's relaxed binding: a deployable never reads another's variables from a ConfigMap
- * they share. It keeps its own defaults on the pool's properties; a timeout set
+ * variable's name is relaxed-bound onto it: a deployable never reads another's variables from a ConfigMap they share.
+ * A key set by name ({@code SPRING_APPLICATION_JSON}, a config import, {@code -D}) still applies to the process that
+ * reads it. It keeps its own defaults on the pool's properties; a timeout set
  * here replaces the default on the pool before it opens a connection.
  *
  * <p>Refused at startup, naming the variable: a duration the driver or the pool would read otherwise than it is
@@ -45,7 +46,7 @@ public record DatabaseTimeouts(String socketTimeout, @Deprecated Long socketTime
                                String connectionTimeout, @Deprecated Long connectionTimeoutMs,
                                String poolTimeout, @Deprecated Long poolTimeoutMs) {
 
-    /** Where each application.yml maps its variables: no environment variable's name maps onto it. */
+    /** Where each application.yml maps its variables: no environment variable's name is relaxed-bound onto it. */
     static final String PREFIX = "case-assignments.database";
     /** The longest either timeout may be: the driver (seconds × 1000) and Hikari count in an int of milliseconds. */
     static final Duration LONGEST = Duration.ofDays(24);
