@@ -3,6 +3,7 @@ package org.caseassignments.api.assignment;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +11,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -19,6 +19,7 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.caseassignments.api.http.CaseScopedResource;
 import org.caseassignments.api.policy.Action;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
@@ -68,9 +69,13 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
     private record Target(ProjectedAssignment assignment, ResourceRef named, boolean ofRecord) {
     }
 
+    /** A write of a case-scoped resource as its path names it, the id not yet parsed: the case's for a create. */
+    record Written(CaseScopedResource resource, String id, boolean create) {
+    }
+
     private final CaseAssignments assignments;
     private final PolicyEngine policy;
-    private final Map<String, HeldWrites> held;
+    private final Map<CaseScopedResource, HeldWrites> held = new EnumMap<>(CaseScopedResource.class);
     private final ProjectionWaits waits;
     private final Duration maxWait;
     private final UnhandledFailures failures;
@@ -80,7 +85,12 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
         this.failures = failures;
         this.assignments = assignments;
         this.policy = policy;
-        this.held = held.stream().collect(Collectors.toUnmodifiableMap(HeldWrites::collection, h -> h));
+        held.forEach(writes -> this.held.put(writes.resource(), writes));
+        if (this.held.size() != held.size() || held.size() != CaseScopedResource.values().length) {
+            throw new IllegalStateException("Each case-scoped resource " + List.of(CaseScopedResource.values())
+                    + " needs exactly one HeldWrites, or its writes cannot wait for the projection; given: "
+                    + held.stream().map(HeldWrites::resource).toList());
+        }
         this.waits = waits;
         this.maxWait = maxWait;
     }
@@ -266,22 +276,37 @@ final class ProjectionWaitFilter extends OncePerRequestFilter {
      * no live record (the handler answers those).
      */
     private Target target(String path) {
-        Matcher create = CREATE_IN_CASE.matcher(path);
-        if (create.matches() && held.containsKey(create.group(2))) {
-            UUID caseId = CaseIds.parse(create.group(1));
-            if (caseId == null) {
-                return null;
-            }
-            ProjectedAssignment assignment = assignments.read(caseId);
+        Written written = written(path).orElseThrow(() -> ApiProblem.invalidField(HEADER, "applies to writes of "
+                + CaseScopedResource.inWords() + " only, which belong to a case"));
+        UUID id = CaseIds.parse(written.id());
+        if (id == null) {
+            return null;
+        }
+        if (written.create()) {
+            ProjectedAssignment assignment = assignments.read(id);
             return new Target(assignment, assignment.resource(), false);
         }
-        Matcher write = WRITE_OF_RECORD.matcher(path);
-        if (write.matches() && held.containsKey(write.group(1))) {
-            UUID id = CaseIds.parse(write.group(2));
-            Optional<ResourceRef> record = id == null ? Optional.empty() : held.get(write.group(1)).current(id);
-            return record.map(r -> new Target(assignments.read(r.caseId()), r, true)).orElse(null);
+        return held.get(written.resource()).current(id)
+                .map(r -> new Target(assignments.read(r.caseId()), r, true)).orElse(null);
+    }
+
+    /**
+     * What a write's path names: a create in a case's collection ({@link CaseScopedResource#ofCase()}, {@code id}
+     * the case's) or a write of one record ({@link CaseScopedResource#record()}); empty when it is no case-scoped
+     * resource's. The id is as the path gives it, not yet parsed.
+     */
+    static Optional<Written> written(String path) {
+        Matcher create = CREATE_IN_CASE.matcher(path);
+        if (create.matches()) {
+            Optional<CaseScopedResource> resource = CaseScopedResource.ofCollection(create.group(2));
+            if (resource.isPresent()) {
+                return Optional.of(new Written(resource.get(), create.group(1), true));
+            }
         }
-        throw ApiProblem.invalidField(HEADER, "applies to writes of placements and kinship options only, which belong "
-                + "to a case");
+        Matcher write = WRITE_OF_RECORD.matcher(path);
+        if (write.matches()) {
+            return CaseScopedResource.ofCollection(write.group(1)).map(r -> new Written(r, write.group(2), false));
+        }
+        return Optional.empty();
     }
 }

@@ -91,8 +91,7 @@ final class DocumentedResponses implements OperationCustomizer {
                     .description("ETags you hold (or *): 304 without a body when the current version is one of them")
                     .schema(new StringSchema()));
         }
-        boolean caseScopedWrite = method != RequestMethod.GET
-                && (path.contains("/placements") || path.contains("/kinship-options"));
+        boolean caseScopedWrite = method != RequestMethod.GET && CaseScopedResource.mappedAt(path).isPresent();
         problem(responses, "400", "Invalid path or query parameters (a query parameter the operation does not take "
                 + "included), headers or body (VALIDATION_FAILED, MALFORMED_REQUEST, "
                 + "MALFORMED_IF_MATCH, BAD_REQUEST" + (method == RequestMethod.POST ? ", IDEMPOTENCY_KEY_REQUIRED" : "")

@@ -33,12 +33,12 @@ public class ListPaging {
     }
 
     /**
-     * @param kind   which list of the case: {@code placements}, {@code kinship-options}
+     * @param resource which list of the case: its cursors are sealed for the resource's collection and the case
      * @throws ApiProblem 400 {@code VALIDATION_FAILED} for a limit out of range or a cursor this service did not give
      *                    for this list
      */
-    public ListPage.Query query(String kind, UUID caseId, Integer limit, String cursor) {
-        return query(OpaqueCursor.scope(kind, caseId), limit, cursor);
+    public ListPage.Query query(CaseScopedResource resource, UUID caseId, Integer limit, String cursor) {
+        return query(OpaqueCursor.scope(resource.collection(), caseId), limit, cursor);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.HeldWrites;
+import org.caseassignments.api.http.CaseScopedResource;
 import org.caseassignments.api.policy.ResourceRef;
 import org.springframework.stereotype.Component;
 
@@ -21,8 +22,8 @@ class HeldKinshipOptionWrites implements HeldWrites {
     }
 
     @Override
-    public String collection() {
-        return "kinship-options";
+    public CaseScopedResource resource() {
+        return CaseScopedResource.KINSHIP_OPTIONS;
     }
 
     @Override

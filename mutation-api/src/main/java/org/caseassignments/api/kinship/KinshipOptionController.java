@@ -1,12 +1,12 @@
 package org.caseassignments.api.kinship;
 
-import java.net.URI;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.assignment.CaseLists;
+import org.caseassignments.api.http.CaseScopedResource;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.ListPage;
@@ -63,7 +63,7 @@ class KinshipOptionController {
 
     /** Creates a kinship option; its assignment comes from the case's projection row, never from the caller. */
     @Operation(summary = "Create a kinship option for a case")
-    @PostMapping("/cases/{caseId}/kinship-options")
+    @PostMapping(CaseScopedResource.KINSHIP_OPTIONS_OF_CASE)
     ResponseEntity<KinshipOptionResponse> create(Caller caller, @PathVariable UUID caseId,
                                                  @Valid @RequestBody CreateKinshipOptionRequest request,
                                                  HttpServletRequest http) {
@@ -76,13 +76,14 @@ class KinshipOptionController {
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
                 created -> {
                     String etag = etag(created);
-                    return Responses.withAssignmentRevision(Responses.created(URI.create("/kinship-options/" + id), etag,
+                    return Responses.withAssignmentRevision(Responses.created(
+                            CaseScopedResource.KINSHIP_OPTIONS.location(id), etag,
                             KinshipOptionResponse.of(created, etag)), created.assignmentRevision());
                 }));
     }
 
     @Operation(summary = "Read one live kinship option")
-    @GetMapping("/kinship-options/{id}")
+    @GetMapping(CaseScopedResource.KINSHIP_OPTION)
     ResponseEntity<KinshipOptionResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         KinshipOption option = options.find(id).orElseThrow(() -> new ApiProblem(ProblemCode.NOT_FOUND,
                 "Kinship option " + id + " does not exist or was deleted"));
@@ -99,20 +100,21 @@ class KinshipOptionController {
      * @param cursor the {@code next_cursor} of the previous page
      */
     @Operation(summary = "List the case's live kinship options the caller may read")
-    @GetMapping("/cases/{caseId}/kinship-options")
+    @GetMapping(CaseScopedResource.KINSHIP_OPTIONS_OF_CASE)
     ListPage<KinshipOptionResponse> list(Caller caller, @PathVariable UUID caseId,
                                          @RequestParam(name = "limit", required = false) Integer limit,
                                          @RequestParam(name = "cursor", required = false) String cursor) {
         lists.requireListable(caller, caseId, assignment -> KinshipOption.resource(null, caseId, assignment.pair(),
                 false, assignment.jurisdiction()));
-        ListPage.Query query = paging.query("kinship-options", caseId, limit, cursor);
+        ListPage.Query query = paging.query(CaseScopedResource.KINSHIP_OPTIONS, caseId, limit, cursor);
         return paging.page(caller, query, ResourceType.KINSHIP_OPTION, () -> options.listByCase(caseId, query),
                 option -> KinshipOptionResponse.of(option, etag(option)));
     }
 
     /** Every field is required: in {@code application/merge-patch+json} a null is refused, in JSON it keeps the field. */
     @Operation(summary = "Change a kinship option")
-    @PatchMapping(path = "/kinship-options/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
+    @PatchMapping(path = CaseScopedResource.KINSHIP_OPTION,
+            consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<KinshipOptionResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
                                                  @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -129,7 +131,7 @@ class KinshipOptionController {
 
     /** Soft delete, authorized as an update; the ETag is the deleted row's final version. */
     @Operation(summary = "Delete a kinship option (soft delete)")
-    @DeleteMapping("/kinship-options/{id}")
+    @DeleteMapping(CaseScopedResource.KINSHIP_OPTION)
     @RequiresIfMatch
     ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {
         KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionUpdate.delete(options, id));

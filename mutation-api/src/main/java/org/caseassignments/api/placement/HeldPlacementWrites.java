@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.HeldWrites;
+import org.caseassignments.api.http.CaseScopedResource;
 import org.caseassignments.api.policy.ResourceRef;
 import org.springframework.stereotype.Component;
 
@@ -18,8 +19,8 @@ class HeldPlacementWrites implements HeldWrites {
     }
 
     @Override
-    public String collection() {
-        return "placements";
+    public CaseScopedResource resource() {
+        return CaseScopedResource.PLACEMENTS;
     }
 
     @Override

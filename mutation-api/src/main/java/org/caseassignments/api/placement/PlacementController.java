@@ -1,6 +1,5 @@
 package org.caseassignments.api.placement;
 
-import java.net.URI;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
@@ -9,6 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import org.caseassignments.api.assignment.CaseLists;
+import org.caseassignments.api.http.CaseScopedResource;
 import org.caseassignments.api.http.EntityTags;
 import org.caseassignments.api.http.IfMatch;
 import org.caseassignments.api.http.ListPage;
@@ -68,7 +68,7 @@ class PlacementController {
 
     /** Creates a PROPOSED placement; its assignment comes from the case's projection row, never from the caller. */
     @Operation(summary = "Create a PROPOSED placement for a case")
-    @PostMapping("/cases/{caseId}/placements")
+    @PostMapping(CaseScopedResource.PLACEMENTS_OF_CASE)
     ResponseEntity<PlacementResponse> create(Caller caller, @PathVariable UUID caseId,
                                              @Valid @RequestBody CreatePlacementRequest request,
                                              HttpServletRequest http) {
@@ -89,13 +89,14 @@ class PlacementController {
                 },
                 created -> {
                     String etag = etag(created);
-                    return Responses.withAssignmentRevision(Responses.created(URI.create("/placements/" + id), etag,
+                    return Responses.withAssignmentRevision(Responses.created(
+                            CaseScopedResource.PLACEMENTS.location(id), etag,
                             PlacementResponse.of(created, etag)), created.assignmentRevision());
                 }));
     }
 
     @Operation(summary = "Read one placement")
-    @GetMapping("/placements/{id}")
+    @GetMapping(CaseScopedResource.PLACEMENT)
     ResponseEntity<PlacementResponse> get(Caller caller, @PathVariable UUID id, HttpServletRequest request) {
         Placement placement = placements.find(id).orElseThrow(() -> ApiProblem.notFound("Placement", id));
         policy.require(caller, Action.READ, placement.resource());
@@ -111,13 +112,13 @@ class PlacementController {
      * @param cursor the {@code next_cursor} of the previous page
      */
     @Operation(summary = "List the case's placements the caller may read")
-    @GetMapping("/cases/{caseId}/placements")
+    @GetMapping(CaseScopedResource.PLACEMENTS_OF_CASE)
     ListPage<PlacementResponse> list(Caller caller, @PathVariable UUID caseId,
                                      @RequestParam(name = "limit", required = false) Integer limit,
                                      @RequestParam(name = "cursor", required = false) String cursor) {
         lists.requireListable(caller, caseId, assignment -> Placement.resource(null, caseId, assignment.pair(),
                 PlacementStatus.PROPOSED, assignment.jurisdiction()));
-        ListPage.Query query = paging.query("placements", caseId, limit, cursor);
+        ListPage.Query query = paging.query(CaseScopedResource.PLACEMENTS, caseId, limit, cursor);
         return paging.page(caller, query, ResourceType.PLACEMENT, () -> placements.listByCase(caseId, query),
                 placement -> PlacementResponse.of(placement, etag(placement)));
     }
@@ -151,7 +152,8 @@ class PlacementController {
 
     /** {@code application/json}: absent or null keeps a field; {@code application/merge-patch+json}: null clears it. */
     @Operation(summary = "Change a placement")
-    @PatchMapping(path = "/placements/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
+    @PatchMapping(path = CaseScopedResource.PLACEMENT,
+            consumes = {MediaType.APPLICATION_JSON_VALUE, Patch.MERGE_PATCH_JSON})
     @RequiresIfMatch
     ResponseEntity<PlacementResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
                                              @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
