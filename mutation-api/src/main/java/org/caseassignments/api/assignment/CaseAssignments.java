@@ -14,9 +14,7 @@ import io.micrometer.core.instrument.Timer;
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.store.LockOrder;
-import org.slf4j.MDC;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** Reads of the projection; what a missing row or a placeholder means is decided by {@link ProjectedAssignment}. */
@@ -59,7 +57,8 @@ public class CaseAssignments {
      */
     private static final String HOLD_CASE_OF = """
             WITH queued AS MATERIALIZED (SELECT case_id, %2$s AS place FROM %1$s WHERE id = ?)
-            SELECT trace_id FROM case_assignments
+            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id
+              FROM case_assignments
              WHERE case_id = (SELECT case_id FROM queued)
                FOR SHARE
             """;
@@ -136,16 +135,13 @@ public class CaseAssignments {
     }
 
     /**
-     * Inside the caller's transaction: the row, locked {@code FOR SHARE} until commit; empty when there is none.
-     * {@code first}, when given, runs before it in the same round trip.
+     * Inside the caller's transaction: the row, locked {@code FOR SHARE} until commit, with the trace of the event
+     * that set it; empty when there is none. {@code first}, when given, runs before it in the same round trip.
      */
-    public Optional<ProjectedAssignment> readForShare(UUID caseId, OneRoundTrip.PairedStatement first) {
-        RowMapper<ProjectedAssignment> held = (rs, row) -> {
-            holding(rs.getString("trace_id"));
-            return map(rs, row);
-        };
-        return (first == null ? jdbc.query(FIND_FOR_SHARE, held, caseId, caseId)
-                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, held, caseId, caseId)).stream().findFirst();
+    public Optional<HeldAssignment> readForShare(UUID caseId, OneRoundTrip.PairedStatement first) {
+        return (first == null ? jdbc.query(FIND_FOR_SHARE, CaseAssignments::held, caseId, caseId)
+                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, CaseAssignments::held, caseId, caseId))
+                .stream().findFirst();
     }
 
     /**
@@ -154,23 +150,21 @@ public class CaseAssignments {
      * The first two steps of the writers' lock order ({@link LockOrder}): the case's queue, then its row.
      *
      * @param table the case-scoped table of the row the caller locks next
+     * @return what it holds, with the trace of the event that set it; empty when there is no such row
      */
-    public void holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
-        jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")), rs -> {
-            holding(rs.getString("trace_id"));
-        }, entityId);
+    public Optional<HeldAssignment> holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
+        return jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")),
+                CaseAssignments::held, entityId).stream().findFirst();
     }
 
     /**
-     * The trace id of the event that set the assignment now held, for the rest of the request (the logs, the audit
-     * record, a problem document; decision 34); none when that event carried none.
+     * The row held, with the trace id of the event that set it, which the caller passes on to what it records; also
+     * put in the request's log context from now on, for its log lines and any problem document (decision 34).
      */
-    private static void holding(String traceId) {
-        if (traceId == null) {
-            MDC.remove(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
-        } else {
-            MDC.put(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY, traceId);
-        }
+    private static HeldAssignment held(ResultSet rs, int row) throws SQLException {
+        HeldAssignment held = new HeldAssignment(map(rs, row), rs.getString("trace_id"));
+        RequestIds.logAssignmentTrace(held.traceId());
+        return held;
     }
 
     private static ProjectedAssignment map(ResultSet rs, int row) throws SQLException {

@@ -8,6 +8,11 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.api.audit.AuditEntry.Assignment;
+import org.caseassignments.api.audit.AuditEntry.Authority;
+import org.caseassignments.api.audit.AuditEntry.Outcome;
+import org.caseassignments.api.audit.AuditEntry.RowVersions;
+import org.caseassignments.api.audit.AuditEntry.Subject;
 import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.CrossJurisdictionReads;
 import org.caseassignments.api.policy.Decision;
@@ -62,37 +67,45 @@ public class AuditTrail implements CrossJurisdictionReads {
     }
 
     /**
+     * What a write held of its case's assignment, as its record names it: the revision, and the trace id of the event
+     * that set it (decision 34), null when that event carried none. {@link #NONE} for a row of no case.
+     */
+    public record Held(Long revision, String traceId) {
+
+        public static final Held NONE = new Held(null, null);
+    }
+
+    /**
      * A create, inside its transaction.
      *
-     * @param created            the created row as the policy sees it
-     * @param assignmentRevision the revision of the projection row held {@code FOR SHARE}; null when not case-scoped
-     * @param fosterHome         the foster home the created row names (or is); null for none
-     * @param along              another statement of the create to send in the same round trip, after the record; or null
+     * @param requestId  the request's id, which the record names
+     * @param created    the created row as the policy sees it
+     * @param held       the projection row held {@code FOR SHARE}; {@link Held#NONE} when not case-scoped
+     * @param fosterHome the foster home the created row names (or is); null for none
+     * @param along      another statement of the create to send in the same round trip, after the record; or null
      */
-    public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision, long rowVersion,
-                        UUID fosterHome, OneRoundTrip.PairedStatement along) {
-        insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, 201, null, caller.sub(), caller.roles(),
-                caller.jurisdiction(), AuditAction.CREATE, created.type().wireName(), created.id(), created.caseId(),
-                decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(), null, assignmentRevision,
-                created.assignedWorkerSub(), created.supervisorSub(), null, rowVersion, fosterHome, null,
-                assignmentTraceId()), along);
+    public void created(Caller caller, String requestId, Decision decision, ResourceRef created, Held held,
+                        long rowVersion, UUID fosterHome, OneRoundTrip.PairedStatement along) {
+        insert(AuditEntry.written(requestId, caller, AuditAction.CREATE, 201, created, Authority.of(decision, null),
+                new Assignment(held.revision(), created.assignedWorkerSub(), created.supervisorSub(), held.traceId()),
+                new RowVersions(null, rowVersion), fosterHome), along);
     }
 
     /**
      * An update or delete, inside its transaction.
      *
-     * @param locked             the locked row as the policy sees it: the pair the staleness gate compared
-     * @param assignmentRevision the locked row's copy of its case's assignment revision; null when not case-scoped
-     * @param fosterHome         the foster home the written row names (or is); null for none
+     * @param requestId  the request's id, which the record names
+     * @param locked     the locked row as the policy sees it: the pair the staleness gate compared
+     * @param held       the locked row's copy of its case's assignment revision, and the trace of the case's row
+     *                   held before it; {@link Held#NONE} when not case-scoped
+     * @param fosterHome the foster home the written row names (or is); null for none
      */
-    public void updated(Caller caller, AuditAction action, UpdateAuthorization authorization, ResourceRef locked,
-                        Long assignmentRevision, long rowVersionBefore, long rowVersionAfter, UUID fosterHome) {
-        Decision decision = authorization.before();
-        insert(new AuditEntry(null, requestId(), AuditEntry.WRITTEN, action == AuditAction.DELETE ? 204 : 200, null,
-                caller.sub(), caller.roles(), caller.jurisdiction(), action, locked.type().wireName(), locked.id(),
-                locked.caseId(), decision.jurisdiction(), decision.rulesetVersion(), decision.ruleId(),
-                authorization.afterRuleId(), assignmentRevision, locked.assignedWorkerSub(), locked.supervisorSub(),
-                rowVersionBefore, rowVersionAfter, fosterHome, null, assignmentTraceId()), null);
+    public void updated(Caller caller, String requestId, AuditAction action, UpdateAuthorization authorization,
+                        ResourceRef locked, Held held, long rowVersionBefore, long rowVersionAfter, UUID fosterHome) {
+        insert(AuditEntry.written(requestId, caller, action, action == AuditAction.DELETE ? 204 : 200, locked,
+                Authority.of(authorization.before(), authorization.afterRuleId()),
+                new Assignment(held.revision(), locked.assignedWorkerSub(), locked.supervisorSub(), held.traceId()),
+                new RowVersions(rowVersionBefore, rowVersionAfter), fosterHome), null);
     }
 
     /**
@@ -101,13 +114,14 @@ public class AuditTrail implements CrossJurisdictionReads {
      * it belongs to the caller's jurisdiction's trail, whose auditors must learn nothing of another's rows
      * (not the case a placement belongs to, nor its version).
      */
-    public void denied(Caller caller, AuditAction action, ResourceRef resource, PolicyDenied denial,
+    public void denied(Caller caller, String requestId, AuditAction action, ResourceRef resource, PolicyDenied denial,
                        Long rowVersionBefore) {
         Decision decision = denial.decision();
         if (decision.rulesetRan()) {
-            refused(caller, action, resource, decision, 403, null, rowVersionBefore);
+            refused(caller, requestId, action, resource, Outcome.refused(403, null), Authority.of(decision, null),
+                    rowVersionBefore, null);
         } else {
-            offerCrossJurisdiction(caller, action, resource);
+            offerCrossJurisdiction(caller, requestId, action, resource);
         }
     }
 
@@ -117,27 +131,26 @@ public class AuditTrail implements CrossJurisdictionReads {
      * of what the caller sent), never with the trace, revision or fields of the event that moved it (decision 34).
      * Counted among the stale authorizations, by jurisdiction.
      */
-    public void movedAway(Caller caller, AuditAction action, ResourceRef sent) {
-        MDC.remove(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
+    public void movedAway(Caller caller, String requestId, AuditAction action, ResourceRef sent) {
         staleCounter(ResourceField.JURISDICTION.path()).increment();
-        offerCrossJurisdiction(caller, action, sent);
+        offerCrossJurisdiction(caller, requestId, action, sent);
     }
 
     /**
      * A read of another jurisdiction's record (or of one of none), refused 403 before any ruleset ran: recorded in
-     * the caller's jurisdiction's trail with what the caller sent, under the same budget as refused writes.
+     * the caller's jurisdiction's trail with what the caller sent, under the same budget as refused writes. The
+     * policy engine tells it with no request at hand, so its request id is the one the request's log lines carry.
      */
     @Override
     public void refused(Caller caller, ResourceRef read) {
-        offerCrossJurisdiction(caller, AuditAction.READ, read);
+        offerCrossJurisdiction(caller, MDC.get(RequestIds.MDC_KEY), AuditAction.READ, read);
     }
 
     /** What the caller sent: the resource type and the path's id, or the path's case for a create. */
-    private void offerCrossJurisdiction(Caller caller, AuditAction action, ResourceRef resource) {
+    private void offerCrossJurisdiction(Caller caller, String requestId, AuditAction action, ResourceRef resource) {
         UUID sentCase = action == AuditAction.CREATE ? resource.caseId() : null;
-        refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, 403, null, caller.sub(),
-                caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(), sentCase,
-                null, null, null, null, null, null, null, null, null));
+        refusals.offer(AuditEntry.crossJurisdiction(clock.instant(), requestId, caller, action,
+                new Subject(resource.type().wireName(), resource.id(), sentCase)));
     }
 
     /**
@@ -145,27 +158,28 @@ public class AuditTrail implements CrossJurisdictionReads {
      * {@code CONCURRENT_MODIFICATION} and 412, the refusals that say someone acted on a stale view, and the
      * foster-home gate's 409s, which say a child was not placed (or a home not changed) and why.
      *
+     * @param requestId         the request's id, which the record names
+     * @param assignmentTraceId the trace of the case's assignment the write held before it was refused; null when it
+     *                          held none, or that event carried none
      * @return whether it was recorded
      */
-    public boolean refused(Caller caller, AuditAction action, ResourceRef resource, Decision authorization,
-                           ApiProblem problem, Long rowVersionBefore) {
+    public boolean refused(Caller caller, String requestId, AuditAction action, ResourceRef resource,
+                           Decision authorization, ApiProblem problem, Long rowVersionBefore, String assignmentTraceId) {
         if (!RECORDED_REFUSALS.contains(problem.code())) {
             return false;
         }
-        refused(caller, action, resource, authorization, problem.code().status().value(), problem.code().name(),
-                rowVersionBefore);
+        refused(caller, requestId, action, resource,
+                Outcome.refused(problem.code().status().value(), problem.code().name()),
+                Authority.of(authorization, null), rowVersionBefore, assignmentTraceId);
         problem.changed().forEach(field -> staleCounter(field).increment());
         return true;
     }
 
-    private void refused(Caller caller, AuditAction action, ResourceRef resource, Decision decision, int status,
-                         String code, Long rowVersionBefore) {
-        refusalCounter(status).increment();
-        refusals.offer(new AuditEntry(clock.instant(), requestId(), AuditEntry.REFUSED, status, code, caller.sub(),
-                caller.roles(), caller.jurisdiction(), action, resource.type().wireName(), resource.id(),
-                resource.caseId(), decision == null ? null : decision.jurisdiction(),
-                decision == null ? null : decision.rulesetVersion(), decision == null ? null : decision.ruleId(), null,
-                null, null, null, rowVersionBefore, null, null, null, assignmentTraceId()));
+    private void refused(Caller caller, String requestId, AuditAction action, ResourceRef resource, Outcome outcome,
+                         Authority authority, Long rowVersionBefore, String assignmentTraceId) {
+        refusalCounter(outcome.status()).increment();
+        refusals.offer(AuditEntry.refused(clock.instant(), requestId, caller, action, Subject.of(resource), outcome,
+                authority, rowVersionBefore, assignmentTraceId));
     }
 
     private Counter refusalCounter(int status) {
@@ -190,14 +204,5 @@ public class AuditTrail implements CrossJurisdictionReads {
             throw new IllegalStateException("A write's audit record is inserted in the write's transaction; none is active");
         }
         records.insert(entry, along);
-    }
-
-    private static String requestId() {
-        return MDC.get(RequestIds.MDC_KEY);
-    }
-
-    /** Set when the request held its case's assignment {@code FOR SHARE} and that event carried a trace. */
-    private static String assignmentTraceId() {
-        return MDC.get(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY);
     }
 }

@@ -51,7 +51,8 @@ final class RefusalBudget {
     /** Whether this refusal is recorded; when not, it is counted towards its subject's summary. */
     boolean admit(AuditEntry refusal) {
         Instant now = clock.instant();
-        Window after = windows.compute(new Refused(refusal.jurisdiction(), refusal.callerSub()), (whose, current) -> {
+        Refused whose = new Refused(refusal.caller().jurisdiction(), refusal.caller().sub());
+        Window after = windows.compute(whose, (key, current) -> {
             if (current == null || !now.isBefore(current.start().plus(window))) {
                 close(current, now);
                 return new Window(now, 1, 0, null);

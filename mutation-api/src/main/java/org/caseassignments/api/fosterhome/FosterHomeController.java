@@ -26,6 +26,7 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.springframework.http.HttpHeaders;
@@ -86,7 +87,7 @@ class FosterHomeController {
         try {
             decision = policy.require(caller, Action.CREATE, requested);
         } catch (PolicyDenied denial) {
-            audit.denied(caller, AuditAction.CREATE, requested, denial, null);
+            audit.denied(caller, RequestIds.of(http), AuditAction.CREATE, requested, denial, null);
             throw denial;
         }
         // the key's claim and record, if any, in the create's transaction with its audit record
@@ -96,8 +97,8 @@ class FosterHomeController {
             String etag = etag(created);
             ResponseEntity<FosterHomeResponse> response = Responses.created(URI.create("/foster-homes/" + created.id()),
                     etag, FosterHomeResponse.of(created, etag));
-            audit.created(caller, decision, created.resource(), null, created.rowVersion(), created.id(),
-                    idempotent.record(response));
+            audit.created(caller, RequestIds.of(http), decision, created.resource(), AuditTrail.Held.NONE,
+                    created.rowVersion(), created.id(), idempotent.record(response));
             return response;
         }));
     }
@@ -149,13 +150,14 @@ class FosterHomeController {
     @RequiresIfMatch
     ResponseEntity<FosterHomeResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
                                               @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-                                              @Valid @RequestBody UpdateFosterHomeRequest body) {
+                                              @Valid @RequestBody UpdateFosterHomeRequest body,
+                                              HttpServletRequest http) {
         UpdateFosterHomeRequest request = body.as(Patch.of(contentType));
         if (request.changesNothing()) {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of name, capacity, "
                     + "admin_unit, license_number, license_status");
         }
-        FosterHome updated = updates.run(caller, ifMatch, new FosterHomeUpdate(homes, id, request));
+        FosterHome updated = updates.run(caller, RequestIds.of(http), ifMatch, new FosterHomeUpdate(homes, id, request));
         String etag = etag(updated);
         return Responses.ok(etag, FosterHomeResponse.of(updated, etag));
     }

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceRef;
+import org.caseassignments.api.write.Locked;
 import org.caseassignments.api.write.Transitions;
 import org.caseassignments.api.write.ResourceUpdate;
 
@@ -31,8 +32,8 @@ class FosterHomeUpdate implements ResourceUpdate<FosterHome> {
     }
 
     @Override
-    public Optional<FosterHome> lockedRead() {
-        return homes.findForNoKeyUpdate(id);
+    public Optional<Locked<FosterHome>> lockedRead() {
+        return homes.findForNoKeyUpdate(id).map(Locked::ofNoCase);
     }
 
     @Override

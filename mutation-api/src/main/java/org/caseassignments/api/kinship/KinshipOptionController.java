@@ -21,6 +21,7 @@ import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedCreate;
 import org.caseassignments.api.write.GuardedUpdate;
@@ -71,7 +72,7 @@ class KinshipOptionController {
                 KinshipOptionResponse.class, replayed -> options.find(replayed).map(KinshipOption::resource));
         UUID id = UUID.randomUUID();
         boolean approved = Boolean.TRUE.equals(request.approved());
-        return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
+        return idempotent.answer(() -> creates.run(caller, RequestIds.of(http), caseId, id, idempotent,
                 assignment -> KinshipOption.createdIn(assignment, approved),
                 assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
                 created -> {
@@ -118,13 +119,14 @@ class KinshipOptionController {
     @RequiresIfMatch
     ResponseEntity<KinshipOptionResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
                                                  @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-                                                 @Valid @RequestBody UpdateKinshipOptionRequest body) {
+                                                 @Valid @RequestBody UpdateKinshipOptionRequest body,
+                                                 HttpServletRequest http) {
         UpdateKinshipOptionRequest request = body.as(Patch.of(contentType));
         if (request.changesNothing()) {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of relative_name, "
                     + "relationship, approved");
         }
-        KinshipOption updated = updates.run(caller, ifMatch, KinshipOptionUpdate.update(options, id, request));
+        KinshipOption updated = updates.run(caller, RequestIds.of(http), ifMatch, KinshipOptionUpdate.update(options, id, request));
         String etag = etag(updated);
         return Responses.withAssignmentRevision(Responses.ok(etag, KinshipOptionResponse.of(updated, etag)), updated.assignmentRevision());
     }
@@ -133,8 +135,8 @@ class KinshipOptionController {
     @Operation(summary = "Delete a kinship option (soft delete)")
     @DeleteMapping(CaseScopedResource.KINSHIP_OPTION)
     @RequiresIfMatch
-    ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id) {
-        KinshipOption deleted = updates.run(caller, ifMatch, KinshipOptionUpdate.delete(options, id));
+    ResponseEntity<Void> delete(Caller caller, IfMatch ifMatch, @PathVariable UUID id, HttpServletRequest http) {
+        KinshipOption deleted = updates.run(caller, RequestIds.of(http), ifMatch, KinshipOptionUpdate.delete(options, id));
         return Responses.withAssignmentRevision(Responses.noContent(etag(deleted)), deleted.assignmentRevision());
     }
 

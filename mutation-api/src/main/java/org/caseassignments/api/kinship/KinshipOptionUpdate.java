@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.problem.ProblemCode;
+import org.caseassignments.api.write.Locked;
 import org.caseassignments.api.write.ResourceUpdate;
 
 /**
@@ -78,7 +79,7 @@ abstract class KinshipOptionUpdate implements ResourceUpdate<KinshipOption> {
     }
 
     @Override
-    public Optional<KinshipOption> lockedRead() {
+    public Optional<Locked<KinshipOption>> lockedRead() {
         return options.findForNoKeyUpdate(id);
     }
 

@@ -8,9 +8,11 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
+import org.caseassignments.api.write.Locked;
 import org.caseassignments.store.LockOrder.CaseScopedTable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -75,10 +77,13 @@ class KinshipOptions {
         return one(FIND, id);
     }
 
-    /** Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row. */
-    Optional<KinshipOption> findForNoKeyUpdate(UUID id) {
-        assignments.holdCaseOf(CaseScopedTable.KINSHIP_OPTIONS, id);
-        return one(FIND_FOR_NO_KEY_UPDATE, id);
+    /**
+     * Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row; the row
+     * with the trace of what it held.
+     */
+    Optional<Locked<KinshipOption>> findForNoKeyUpdate(UUID id) {
+        Optional<HeldAssignment> held = assignments.holdCaseOf(CaseScopedTable.KINSHIP_OPTIONS, id);
+        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> Locked.under(held, row));
     }
 
     List<KinshipOption> listByCase(UUID caseId, ListPage.Query query) {

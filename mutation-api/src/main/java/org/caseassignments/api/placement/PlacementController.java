@@ -24,6 +24,7 @@ import org.caseassignments.api.policy.FosterHomeReads;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceType;
 import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.write.GuardedCreate;
 import org.caseassignments.api.write.GuardedUpdate;
@@ -78,7 +79,7 @@ class PlacementController {
         IdempotentCreate<PlacementResponse> idempotent = idempotency.begin(caller, http, request, PlacementResponse.class,
                 replayed -> placements.find(replayed).map(Placement::resource));
         UUID id = UUID.randomUUID();
-        return idempotent.answer(() -> creates.run(caller, caseId, id, idempotent,
+        return idempotent.answer(() -> creates.run(caller, RequestIds.of(http), caseId, id, idempotent,
                 Placement::proposedIn,
                 assignment -> {
                     if (request.fosterHomeId() != null
@@ -157,13 +158,14 @@ class PlacementController {
     @RequiresIfMatch
     ResponseEntity<PlacementResponse> update(Caller caller, IfMatch ifMatch, @PathVariable UUID id,
                                              @RequestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-                                             @Valid @RequestBody UpdatePlacementRequest body) {
+                                             @Valid @RequestBody UpdatePlacementRequest body,
+                                             HttpServletRequest http) {
         UpdatePlacementRequest request = body.as(Patch.of(contentType));
         if (request.changesNothing()) {
             throw ApiProblem.invalidField("", "the request changes nothing; give at least one of status, "
                     + "foster_home_id, start_date, end_date");
         }
-        Placement updated = updates.run(caller, ifMatch, new PlacementUpdate(placements, id, request));
+        Placement updated = updates.run(caller, RequestIds.of(http), ifMatch, new PlacementUpdate(placements, id, request));
         String etag = etag(updated);
         return Responses.withAssignmentRevision(Responses.ok(etag, PlacementResponse.of(updated, etag)), updated.assignmentRevision());
     }

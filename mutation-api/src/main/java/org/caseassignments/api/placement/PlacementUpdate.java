@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.write.Locked;
 import org.caseassignments.api.write.Transitions;
 import org.caseassignments.api.write.ResourceUpdate;
 
@@ -32,7 +33,7 @@ class PlacementUpdate implements ResourceUpdate<Placement> {
     }
 
     @Override
-    public Optional<Placement> lockedRead() {
+    public Optional<Locked<Placement>> lockedRead() {
         return placements.findForNoKeyUpdate(id);
     }
 

@@ -9,10 +9,12 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
+import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.HomeGateRefusals;
+import org.caseassignments.api.write.Locked;
 import org.caseassignments.store.LockOrder.CaseScopedTable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -85,10 +87,13 @@ class Placements {
         return one(FIND, id);
     }
 
-    /** Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row. */
-    Optional<Placement> findForNoKeyUpdate(UUID id) {
-        assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
-        return one(FIND_FOR_NO_KEY_UPDATE, id);
+    /**
+     * Inside the transaction: holds the case {@code FOR SHARE} first (the lock order), then locks the row; the row
+     * with the trace of what it held.
+     */
+    Optional<Locked<Placement>> findForNoKeyUpdate(UUID id) {
+        Optional<HeldAssignment> held = assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
+        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> Locked.under(held, row));
     }
 
     List<Placement> listByCase(UUID caseId, ListPage.Query query) {

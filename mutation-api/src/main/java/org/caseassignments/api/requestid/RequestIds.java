@@ -25,8 +25,8 @@ public final class RequestIds {
     public static final String CASE_ID_MDC_KEY = "case_id";
     /**
      * The upstream trace id of the event that set the assignment the request holds {@code FOR SHARE}, in the MDC from
-     * that read to the end of the request when the event carried one: logged, in the write's audit record and in
-     * the problem document (decision 34).
+     * that read to the end of the request when the event carried one: logged, and in the problem document (decision
+     * 34). The write's audit record takes it as a parameter from what the write held, never from here.
      */
     public static final String ASSIGNMENT_TRACE_ID_MDC_KEY = "assignment_trace_id";
     /** Where Micrometer Tracing keeps the current trace id while a request's observation is open. */
@@ -36,6 +36,26 @@ public final class RequestIds {
     private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     private RequestIds() {
+    }
+
+    /**
+     * The id {@link RequestIdFilter} assigned to this request before any handler ran; null for a request it did not
+     * see. What a handler passes on to what records the request (its audit record).
+     */
+    public static String of(HttpServletRequest request) {
+        return request.getAttribute(ATTRIBUTE) instanceof String assigned ? assigned : null;
+    }
+
+    /**
+     * For the request's log lines from now on, and any problem document it answers: the trace id of the event that set
+     * the assignment it holds; none when null (that event carried none, or the request must not name it).
+     */
+    public static void logAssignmentTrace(String traceId) {
+        if (traceId == null) {
+            MDC.remove(ASSIGNMENT_TRACE_ID_MDC_KEY);
+        } else {
+            MDC.put(ASSIGNMENT_TRACE_ID_MDC_KEY, traceId);
+        }
     }
 
     /** The request's id, assigned (and echoed on the response) on first use. */

@@ -3,8 +3,10 @@ package org.caseassignments.api.write;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.audit.AuditAction;
 import org.caseassignments.api.audit.AuditTrail;
@@ -16,6 +18,7 @@ import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -53,13 +56,15 @@ public class GuardedCreate {
     }
 
     /**
+     * @param requestId  the request's id, which its audit record names
      * @param id         the id the created row gets
      * @param resourceOf the resource the decision sees, built from the case's assignment
      * @param idempotent the request's key, claimed first in the transaction, its answer recorded last
      * @param insert     inserts the row with the given (in-transaction) assignment; runs inside the transaction
      * @param respond    the answer to the created row; runs inside the transaction, before its audit record
      */
-    public <V extends Versioned, T> ResponseEntity<T> run(Caller caller, UUID caseId, UUID id, IdempotentCreate<T> idempotent,
+    public <V extends Versioned, T> ResponseEntity<T> run(Caller caller, String requestId, UUID caseId, UUID id,
+                                                          IdempotentCreate<T> idempotent,
                                                           Function<ProjectedAssignment, ResourceRef> resourceOf,
                                                           Function<ProjectedAssignment, V> insert,
                                                           Function<V, ResponseEntity<T>> respond) {
@@ -69,14 +74,18 @@ public class GuardedCreate {
         try {
             decision = policy.require(caller, Action.CREATE, requested);
         } catch (PolicyDenied denial) {
-            audit.denied(caller, AuditAction.CREATE, requested, denial, null);
+            audit.denied(caller, requestId, AuditAction.CREATE, requested, denial, null);
             throw denial;
         }
+        // the trace of what the transaction held, for a refusal's record after it
+        AtomicReference<String> heldTrace = new AtomicReference<>();
         try {
             return transactions.execute(status -> {
                 // the key's claim goes first, in the same round trip
-                ProjectedAssignment held = assignments.readForShare(caseId, idempotent.claimFirst()).orElseThrow(() -> new IllegalStateException(
+                HeldAssignment hold = assignments.readForShare(caseId, idempotent.claimFirst()).orElseThrow(() -> new IllegalStateException(
                         "case " + caseId + " was authorized but has no projection row; projection rows are never deleted"));
+                heldTrace.set(hold.traceId());
+                ProjectedAssignment held = hold.assignment();
                 String what = "The assignment of case " + caseId;
                 if (held.known() != authorized.known()) {
                     throw ApiProblem.changedSinceAuthorization(what, List.of("assignment_revision"));
@@ -86,15 +95,17 @@ public class GuardedCreate {
                 V created = insert.apply(held);
                 ResponseEntity<T> response = respond.apply(created);
                 // the key's record goes last, in the same round trip as the audit record
-                audit.created(caller, decision, resourceOf.apply(held).withId(id), held.revision(), created.rowVersion(),
+                audit.created(caller, requestId, decision, resourceOf.apply(held).withId(id),
+                        new AuditTrail.Held(held.revision(), hold.traceId()), created.rowVersion(),
                         created instanceof InFosterHome home ? home.fosterHomeId() : null, idempotent.record(response));
                 return response;
             });
         } catch (MovedAway moved) {
-            audit.movedAway(caller, AuditAction.CREATE, requested);
+            RequestIds.logAssignmentTrace(null); // the moving event's, which nothing answered may name (decision 34)
+            audit.movedAway(caller, requestId, AuditAction.CREATE, requested);
             throw moved;
         } catch (ApiProblem problem) {
-            audit.refused(caller, AuditAction.CREATE, requested, decision, problem, null);
+            audit.refused(caller, requestId, AuditAction.CREATE, requested, decision, problem, null, heldTrace.get());
             throw problem;
         }
     }

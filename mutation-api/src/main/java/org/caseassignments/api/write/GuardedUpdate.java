@@ -1,6 +1,7 @@
 package org.caseassignments.api.write;
 
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.caseassignments.api.audit.AuditAction;
 import org.caseassignments.api.audit.AuditTrail;
@@ -12,6 +13,7 @@ import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
 import org.caseassignments.api.problem.ApiProblem;
+import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -60,7 +62,8 @@ public class GuardedUpdate {
         this.audit = audit;
     }
 
-    public <R extends Versioned> R run(Caller caller, IfMatch ifMatch, ResourceUpdate<R> steps) {
+    /** @param requestId the request's id, which its audit record names */
+    public <R extends Versioned> R run(Caller caller, String requestId, IfMatch ifMatch, ResourceUpdate<R> steps) {
         R authorized = steps.preRead().orElseThrow(steps::notFound);
         AuditAction action = steps.deletes() ? AuditAction.DELETE : AuditAction.UPDATE;
         ResourceRef before = steps.resourceOf(authorized);
@@ -69,14 +72,18 @@ public class GuardedUpdate {
         try {
             authorization = policy.requireUpdate(caller, before, after);
         } catch (PolicyDenied denial) {
-            audit.denied(caller, action, before, denial, authorized.rowVersion());
+            audit.denied(caller, requestId, action, before, denial, authorized.rowVersion());
             throw denial;
         }
         Set<ResourceField> compared = StalenessGate.compared(authorization.reads());
+        // the trace of what the transaction held, for a refusal's record after it
+        AtomicReference<String> heldTrace = new AtomicReference<>();
         try {
             ifMatch.require(etags.of(before, authorized.rowVersion(), authorized.derivedState()), steps.describe());
             return transactions.execute(status -> {
-                R locked = steps.lockedRead().orElseThrow(steps::notFound);
+                Locked<R> lock = steps.lockedRead().orElseThrow(steps::notFound);
+                heldTrace.set(lock.assignmentTraceId());
+                R locked = lock.row();
                 ResourceRef lockedResource = steps.resourceOf(locked);
                 StalenessGate.refuseIfChanged(compared, before, lockedResource, steps.describe());
                 StalenessGate.refuseIfChanged(compared, after, steps.resourceOf(steps.afterImage(locked)), steps.describe());
@@ -88,17 +95,20 @@ public class GuardedUpdate {
                 steps.validate(locked);
                 R written = steps.write(locked);
                 // the pair the gate compared and the revision that came with it, under the lock
-                audit.updated(caller, action, authorization, lockedResource,
-                        locked instanceof AssignmentCopy copy ? copy.assignmentRevision() : null,
+                audit.updated(caller, requestId, action, authorization, lockedResource,
+                        new AuditTrail.Held(locked instanceof AssignmentCopy copy ? copy.assignmentRevision() : null,
+                                lock.assignmentTraceId()),
                         locked.rowVersion(), written.rowVersion(),
                         written instanceof InFosterHome home ? home.fosterHomeId() : null);
                 return written;
             });
         } catch (MovedAway moved) {
-            audit.movedAway(caller, action, before);
+            RequestIds.logAssignmentTrace(null); // the moving event's, which nothing answered may name (decision 34)
+            audit.movedAway(caller, requestId, action, before);
             throw moved;
         } catch (ApiProblem problem) {
-            audit.refused(caller, action, before, authorization.before(), problem, authorized.rowVersion());
+            audit.refused(caller, requestId, action, before, authorization.before(), problem, authorized.rowVersion(),
+                    heldTrace.get());
             throw problem;
         }
     }

@@ -20,8 +20,11 @@ public interface ResourceUpdate<R extends Versioned> {
     /** The row as committed now, without a lock; called outside any transaction. */
     Optional<R> preRead();
 
-    /** The row locked {@code FOR NO KEY UPDATE}; called first inside the transaction. Empty when gone. */
-    Optional<R> lockedRead();
+    /**
+     * The row locked {@code FOR NO KEY UPDATE}, after its case's assignment was held {@code FOR SHARE} when the row
+     * has a case, with the trace of what was held; called first inside the transaction. Empty when gone.
+     */
+    Optional<Locked<R>> lockedRead();
 
     /**
      * The resource as the policy sees this row; the same builder serves the before- and the after-image

@@ -19,14 +19,15 @@ public final class AuditWithoutWrites {
         return new AuditTrail(app.getBean(AuditRecords.class), app.getBean(RefusalWriter.class),
                 app.getBean(io.micrometer.core.instrument.MeterRegistry.class)) {
             @Override
-            public void created(Caller caller, Decision decision, ResourceRef created, Long assignmentRevision,
+            public void created(Caller caller, String requestId, Decision decision, ResourceRef created, Held held,
                                 long rowVersion, UUID fosterHome, OneRoundTrip.PairedStatement along) {
                 throw new UnsupportedOperationException("the update benchmark creates nothing");
             }
 
             @Override
-            public void updated(Caller caller, AuditAction action, UpdateAuthorization authorization, ResourceRef locked,
-                                Long assignmentRevision, long rowVersionBefore, long rowVersionAfter, UUID fosterHome) {
+            public void updated(Caller caller, String requestId, AuditAction action, UpdateAuthorization authorization,
+                                ResourceRef locked, Held held, long rowVersionBefore, long rowVersionAfter,
+                                UUID fosterHome) {
             }
         };
     }

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.caseassignments.api.audit.AuditEntry.Authority;
+import org.caseassignments.api.audit.AuditEntry.Outcome;
+import org.caseassignments.api.audit.AuditEntry.Subject;
+import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Backends;
 import org.caseassignments.api.testsupport.OpenTransaction;
@@ -93,9 +97,12 @@ class RefusalReserveIntegrationTests {
     }
 
     private static AuditEntry refusal(String sub, String rulesetVersion) {
-        return new AuditEntry(Instant.now(), null, AuditEntry.REFUSED, 403, null, sub, List.of("caseworker"), "georgia",
-                AuditAction.UPDATE, "placement", UUID.randomUUID(), null, rulesetVersion == null ? null : "georgia",
-                rulesetVersion, null, null, null, null, null, null, null);
+        Caller caller = new Caller(sub, List.of("caseworker"), "georgia", List.of());
+        Subject placement = new Subject("placement", UUID.randomUUID(), null);
+        return rulesetVersion == null
+                ? AuditEntry.crossJurisdiction(Instant.now(), null, caller, AuditAction.UPDATE, placement)
+                : AuditEntry.refused(Instant.now(), null, caller, AuditAction.UPDATE, placement, Outcome.refused(403, null),
+                        new Authority("georgia", rulesetVersion, null, null), null, null);
     }
 
     private long stored(String subPattern) {

@@ -34,6 +34,7 @@ import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.api.testsupport.WarmUp;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.caseassignments.api.write.GuardedUpdates;
+import org.caseassignments.api.write.Locked;
 import org.caseassignments.api.write.StalenessGate;
 import org.caseassignments.api.write.ResourceUpdate;
 import org.caseassignments.api.write.Versioned;
@@ -380,7 +381,7 @@ public final class PatchPerformance {
             long version = versions.computeIfAbsent(i, ignored -> options.find(id).orElseThrow().rowVersion());
             ResourceUpdate<KinshipOption> steps = KinshipOptionUpdate.update(options, id,
                     new UpdateKinshipOptionRequest(java.util.Optional.of("Relative " + counter.incrementAndGet()), null, null));
-            KinshipOption written = updates.run(caller, IfMatch.parse(List.of(TestETags.kinshipOption(id, version))),
+            KinshipOption written = updates.run(caller, null, IfMatch.parse(List.of(TestETags.kinshipOption(id, version))),
                     gate ? steps : new WithoutGate<>(steps));
             versions.put(i, written.rowVersion());
             return "ok";
@@ -409,7 +410,7 @@ public final class PatchPerformance {
             return steps.preRead();
         }
 
-        public Optional<R> lockedRead() {
+        public Optional<Locked<R>> lockedRead() {
             return steps.lockedRead();
         }
 
