@@ -1,6 +1,5 @@
 package org.caseassignments.ingest;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,8 +16,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
@@ -54,9 +51,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class BatchWriter {
 
     private static final Logger log = LoggerFactory.getLogger(BatchWriter.class);
-
-    /** Dead-letter header with the SQLSTATE of a row PostgreSQL refused. */
-    public static final String SQLSTATE_HEADER = "dlq.sqlstate";
 
     /**
      * Attempts at one batch that fail with a refusal that may be one row's before the batch is isolated: a
@@ -401,29 +395,6 @@ public final class BatchWriter {
         } finally {
             attempts.transactionEnded();
         }
-    }
-
-    /**
-     * A refused row as the dead-letter reason: {@code dlq.reason} names the SQLSTATE class, and the message
-     * says which case and what PostgreSQL said. The SQLSTATE itself goes in {@link #SQLSTATE_HEADER}.
-     */
-    public static Rejection rejection(AssignmentUpdate refused, DatabaseRejection rejection) {
-        return new Rejection(rejection.reason(), "PostgreSQL refused the assignment of case " + refused.caseId()
-                + " at revision " + refused.revision() + " (SQLSTATE " + rejection.sqlState() + "): " + rejection.message());
-    }
-
-    /**
-     * The dead letter of an event PostgreSQL refused: the record as it came in, with {@link #rejection} and
-     * the SQLSTATE in {@link #SQLSTATE_HEADER}, cut to {@code maxMessageBytes} like every dead letter.
-     */
-    public static DeadLetters.Letter refusedLetter(byte[] key, byte[] value, Headers original, AssignmentUpdate refused,
-                                                   DatabaseRejection rejection, String sourceTopic, int partition,
-                                                   long offset, int maxMessageBytes) {
-        RecordHeaders headers = new RecordHeaders(original == null ? new RecordHeaders().toArray() : original.toArray());
-        headers.remove(SQLSTATE_HEADER);
-        headers.add(SQLSTATE_HEADER, rejection.sqlState().getBytes(StandardCharsets.UTF_8));
-        return DeadLetters.letter(key, value, headers, rejection(refused, rejection), sourceTopic, partition, offset,
-                maxMessageBytes);
     }
 
     /**

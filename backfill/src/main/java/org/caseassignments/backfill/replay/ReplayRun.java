@@ -29,6 +29,7 @@ import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
 import org.slf4j.Logger;
@@ -128,8 +129,8 @@ final class ReplayRun {
                     batch.add(new Replayed(record, accepted));
                 } else if (ingested instanceof Ingested.Rejected rejected) {
                     if (!dryRun()) {
-                        sent.add(sendDeadLetter(DeadLetters.letter(record.key(), record.value(), record.headers(),
-                                rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes)));
+                        sent.add(sendDeadLetter(DeadLetters.letter(SourceRecord.of(record), rejected.rejection(),
+                                maxMessageBytes)));
                         metrics.deadLettered(rejected.rejection());
                     }
                     deadLettered++;
@@ -145,10 +146,9 @@ final class ReplayRun {
                 for (BatchIsolation.Refused<Replayed> refused : written.refused()) {
                     ConsumerRecord<byte[], byte[]> record = refused.item().record();
                     if (!dryRun()) {
-                        sent.add(sendDeadLetter(BatchWriter.refusedLetter(record.key(), record.value(), record.headers(),
-                                refused.item().accepted().update(), refused.rejection(), record.topic(), record.partition(),
-                                record.offset(), maxMessageBytes)));
-                        metrics.deadLettered(BatchWriter.rejection(refused.item().accepted().update(), refused.rejection()));
+                        sent.add(sendDeadLetter(DeadLetters.refused(SourceRecord.of(record),
+                                refused.item().accepted().update(), refused.rejection(), maxMessageBytes)));
+                        metrics.deadLettered(DeadLetters.rejection(refused.item().accepted().update(), refused.rejection()));
                     }
                     deadLettered++;
                 }

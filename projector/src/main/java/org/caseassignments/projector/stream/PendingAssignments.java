@@ -7,14 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
@@ -87,8 +86,7 @@ public final class PendingAssignments extends BeforeCommitHook {
      *
      * @param occurredAt when the event happened upstream, for the end-to-end lag (null when unknown)
      */
-    public record Event(AssignmentUpdate update, Instant occurredAt, long timestamp, byte[] key, byte[] value,
-                        Headers headers, String topic, int partition, long offset) {
+    public record Event(AssignmentUpdate update, Instant occurredAt, SourceRecord record) {
 
         /** Bytes of an accepted event besides its record's: the update, its strings, the record's objects. */
         private static final int OVERHEAD_BYTES = 256;
@@ -98,23 +96,17 @@ public final class PendingAssignments extends BeforeCommitHook {
          * topics' record size each), and the event itself. What a task's byte budget counts.
          */
         long retainedBytes() {
-            long bytes = OVERHEAD_BYTES + (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
-            if (headers != null) {
-                for (Header header : headers) {
-                    bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
-                }
-            }
-            return bytes;
+            return OVERHEAD_BYTES + record.bytes();
         }
 
         /** The same event and record, written as {@code update} (the same case, with the jurisdiction it keeps). */
         Event withUpdate(AssignmentUpdate update) {
-            return new Event(update, occurredAt, timestamp, key, value, headers, topic, partition, offset);
+            return new Event(update, occurredAt, record);
         }
 
         /** An event without its record (tests, and callers that never dead-letter). */
         public static Event of(AssignmentUpdate update, long timestamp) {
-            return new Event(update, null, timestamp, null, null, null, null, -1, -1);
+            return new Event(update, null, SourceRecord.at(timestamp));
         }
     }
 
@@ -226,7 +218,7 @@ public final class PendingAssignments extends BeforeCommitHook {
             firstTakenAt = lastEventAt;
         }
         task.taken(byCase.size(), bytes);
-        newestTimestamp = Math.max(newestTimestamp, event.timestamp());
+        newestTimestamp = Math.max(newestTimestamp, event.record().timestamp());
         if (bytes >= pacing.maxPendingBytes()) {
             writeNow(lastEventAt);
         } else if (byCase.size() >= pacing.maxPendingCases()) {
