@@ -24,7 +24,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
@@ -32,6 +31,8 @@ import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,8 +138,8 @@ final class ReplayRun {
                 }
             }
             if (!batch.isEmpty()) {
-                BatchWriter.Written<Replayed> written = writer.writeEach(batch, r -> r.accepted().update(),
-                        r -> r.accepted().occurredAt());
+                BatchWriter.Written<Replayed> written = writer.write(BatchReduction.reduce(batch,
+                        r -> r.accepted().update(), r -> r.accepted().occurredAt()));
                 ApplyResult result = written.result();
                 int moved = result.insertedCases().size() + result.advancedCases().size();
                 applied += moved;
