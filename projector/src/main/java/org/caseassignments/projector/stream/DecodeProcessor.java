@@ -62,7 +62,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
     }
 
     private void process(Record<byte[], byte[]> record, RecordMetadata source, RecordLogContext logContext) {
-        Ingested ingested = retry.call(() -> reader.read(record.key(), record.value(), record.headers()));
+        Ingested ingested = retry.read(reader, record.key(), record.value(), record.headers());
         SourceRecord read = new SourceRecord(source.topic(), source.partition(), source.offset(), record.timestamp(),
                 record.key(), record.value(), record.headers());
         if (ingested instanceof Ingested.Accepted accepted) {
