@@ -8,6 +8,12 @@ import java.util.List;
 import com.zaxxer.hikari.HikariDataSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * The two timeouts an operator sets on a deployable's pool, in the one duration syntax ({@code 30s}, {@code 500ms},
@@ -16,8 +22,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * whole seconds) and how long one waits for a connection from the pool (the projector's
  * {@code DATABASE_CONNECTION_TIMEOUT}, the mutation API's {@code DATABASE_POOL_TIMEOUT}: Hikari's
  * {@code connection-timeout}, in milliseconds). Each application.yml maps its own variables here, under
- * {@value #PREFIX}, which no environment variable reaches by Spring Boot's relaxed binding: a deployable never reads
- * another's variables from a ConfigMap they share. It keeps its own defaults on the pool's properties; a timeout set
+ * {@value #PREFIX}, bound from the deployable's own property sources only ({@link #boundFrom}), so no environment
+ * variable reaches it by Spring Boot's relaxed binding: a deployable never reads another's variables from a ConfigMap
+ * they share. It keeps its own defaults on the pool's properties; a timeout set
  * here replaces the default on the pool before it opens a connection.
  *
  * <p>Refused at startup, naming the variable: a duration the driver or the pool would read otherwise than it is
@@ -57,6 +64,20 @@ public record DatabaseTimeouts(String socketTimeout, @Deprecated Long socketTime
         }
         poolWait("DATABASE_CONNECTION_TIMEOUT", connection(connectionTimeout, connectionTimeoutMs).duration());
         poolWait("DATABASE_POOL_TIMEOUT", pool(poolTimeout, poolTimeoutMs).duration());
+    }
+
+    /**
+     * The timeouts as the deployable's own property sources map them: every source of {@code environment} but the
+     * process's environment variables, so relaxed binding cannot map a variable ({@code CASE_ASSIGNMENTS_DATABASE_*},
+     * {@code CASEASSIGNMENTS_DATABASE_*}) onto {@value #PREFIX}; the placeholders an application.yml writes there
+     * ({@code ${DATABASE_POOL_TIMEOUT:}}) are still resolved against the whole environment, variables included.
+     */
+    static DatabaseTimeouts boundFrom(ConfigurableEnvironment environment) {
+        List<PropertySource<?>> own = environment.getPropertySources().stream()
+                .filter(source -> !(source instanceof SystemEnvironmentPropertySource))
+                .toList();
+        return new Binder(ConfigurationPropertySources.from(own), new PropertySourcesPlaceholdersResolver(environment))
+                .bindOrCreate(PREFIX, DatabaseTimeouts.class);
     }
 
     /** Sets the timeouts given here on {@code pool}, which has not opened a connection yet, over its defaults. */

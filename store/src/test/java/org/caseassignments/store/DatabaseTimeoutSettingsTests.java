@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -48,6 +49,11 @@ class DatabaseTimeoutSettingsTests {
             projector    | DATABASE_POOL_TIMEOUT=2s                                            | 120  | 5000
             mutation-api | DATABASE_CONNECTION_TIMEOUT=2s                                      | 120  | 5000
             backfill     | DATABASE_CONNECTION_TIMEOUT=2s DATABASE_POOL_TIMEOUT=1s             | 3600 | 30000
+            # the keys the application.yml files map, as environment variables: no variable reaches them
+            projector    | CASE_ASSIGNMENTS_DATABASE_SOCKET_TIMEOUT=5s CASEASSIGNMENTS_DATABASE_POOLTIMEOUT=1s | 120 | 5000
+            mutation-api | CASEASSIGNMENTS_DATABASE_SOCKETTIMEOUT=5s CASE_ASSIGNMENTS_DATABASE_CONNECTION_TIMEOUT=1s | 120 | 5000
+            backfill     | CASE_ASSIGNMENTS_DATABASE_POOL_TIMEOUT=1s CASEASSIGNMENTS_DATABASE_CONNECTIONTIMEOUT=2s | 3600 | 30000
+            backfill     | CASE_ASSIGNMENTS_DATABASE_SOCKET_TIMEOUT_SECONDS=7 CASE_ASSIGNMENTS_DATABASE_POOL_TIMEOUT_MS=900 | 3600 | 30000
             """)
     void shouldSetThePoolsTimeoutsFromTheVariablesTheDeployableReads(String deployable, String variables, String socketTimeout,
             long connectionTimeout) throws IOException {
@@ -63,7 +69,8 @@ class DatabaseTimeoutSettingsTests {
 
     /**
      * The deployable's pool, bound from its application.yml with these environment variables (as the process's
-     * environment, so Spring Boot's relaxed binding maps them as it does in production), then given its timeouts.
+     * environment, so Spring Boot's relaxed binding maps them as it does in production), then given its timeouts as
+     * the deployable's configuration binds them.
      */
     private static String pool(String deployable, Map<String, String> variables) throws IOException {
         StandardEnvironment environment = new StandardEnvironment();
@@ -72,10 +79,11 @@ class DatabaseTimeoutSettingsTests {
                         Map.<String, Object>copyOf(variables)));
         new YamlPropertySourceLoader().load("application.yml", new FileSystemResource(
                 ROOT.resolve(deployable).resolve("src/main/resources/application.yml"))).forEach(environment.getPropertySources()::addLast);
+        ConfigurationPropertySources.attach(environment); // as Spring Boot's environment is: one source over all
         Binder binder = Binder.get(environment);
         try (HikariDataSource pool = new HikariDataSource()) {
             binder.bind("spring.datasource.hikari", Bindable.ofInstance(pool));
-            binder.bindOrCreate(DatabaseTimeouts.PREFIX, DatabaseTimeouts.class).applyTo(pool);
+            DatabaseTimeouts.boundFrom(environment).applyTo(pool);
             return "socketTimeout=" + pool.getDataSourceProperties().get("socketTimeout")
                     + " connectionTimeout=" + pool.getConnectionTimeout();
         }
