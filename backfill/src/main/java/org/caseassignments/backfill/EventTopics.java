@@ -46,7 +46,7 @@ public final class EventTopics {
      */
     public static Ingested read(CaseEventReader reader, ConsumerRecord<byte[], byte[]> record, String whatNow) {
         try {
-            return RegistryRetry.DEFAULT.call(() -> reader.read(record.key(), record.value(), record.headers()));
+            return RegistryRetry.DEFAULT.read(reader, record.key(), record.value(), record.headers());
         } catch (EventDecodingException e) {
             throw new IllegalStateException("cannot decode " + record.topic() + "-" + record.partition() + "@"
                     + record.offset() + " after retrying for " + RegistryRetry.DEFAULT.giveUpAfter() + ": "

@@ -20,12 +20,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.caseassignments.ingest.CaseEventReader;
-import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
+import org.caseassignments.store.WriteMetrics;
 import org.caseassignments.testkit.TestKafka;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -33,7 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Stands in for the live projector: a real Kafka consumer on its own thread, feeding each polled
- * batch through ingest's {@link CaseEventReader} and {@link BatchWriter} (one transaction per
+ * batch through ingest's {@link CaseEventReader} and store's {@link BatchWriter} (one transaction per
  * batch, offsets committed after it) — the path the projector takes into the projection.
  */
 public final class LiveApplier implements AutoCloseable {
@@ -55,7 +56,7 @@ public final class LiveApplier implements AutoCloseable {
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.applier = BatchWriter.once(new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                new AssignmentWriter(new JdbcTemplate(dataSource)), new IngestMetrics(new SimpleMeterRegistry(), "projector"));
+                new AssignmentWriter(new JdbcTemplate(dataSource)), new WriteMetrics(new SimpleMeterRegistry(), "projector"));
         List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
         consumer.assign(partitions);
@@ -76,7 +77,7 @@ public final class LiveApplier implements AutoCloseable {
                     }
                 }
                 if (!batch.isEmpty()) {
-                    applier.write(batch);
+                    applier.write(BatchReduction.reduce(batch));
                 }
                 consumer.commitSync();
                 for (TopicPartition partition : records.partitions()) {

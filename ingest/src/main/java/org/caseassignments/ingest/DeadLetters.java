@@ -17,6 +17,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.AbstractRecords;
 import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.RecordBatch;
+import org.caseassignments.store.AssignmentUpdate;
+import org.caseassignments.store.DatabaseRejection;
 
 /**
  * Builds dead-letter records: the original key and value bytes and the original headers, plus
@@ -32,6 +34,8 @@ public final class DeadLetters {
     public static final String SOURCE_PARTITION = "dlq.source.partition";
     public static final String SOURCE_OFFSET = "dlq.source.offset";
     public static final String FAILED_AT = "dlq.failed.at";
+    /** On the dead letter of an event PostgreSQL refused: the SQLSTATE it refused the row with. */
+    public static final String SQLSTATE_HEADER = "dlq.sqlstate";
     /** Present only on a cut dead letter: what was cut, comma-separated ({@code value}, {@code headers}, {@code key}). */
     public static final String TRUNCATED = "dlq.truncated";
     /** On a cut dead letter: the original value's size in bytes. */
@@ -70,9 +74,36 @@ public final class DeadLetters {
      * topic's {@code max.message.bytes}). Cut only when needed: first the value, then, if the original
      * headers alone leave no room, those, then the key.
      */
-    public static Letter letter(byte[] key, byte[] value, Headers original, Rejection rejection, String sourceTopic,
-                                int partition, long offset, int maxRecordBytes) {
-        Headers whole = headers(original, rejection, sourceTopic, partition, offset);
+    public static Letter letter(SourceRecord source, Rejection rejection, int maxRecordBytes) {
+        return letter(source, source.headers(), rejection, maxRecordBytes);
+    }
+
+    /**
+     * The dead letter of an event PostgreSQL refused: the record as it came in, with {@link #rejection} and the
+     * SQLSTATE in {@link #SQLSTATE_HEADER}, cut to {@code maxRecordBytes} like every dead letter.
+     */
+    public static Letter refused(SourceRecord source, AssignmentUpdate refused, DatabaseRejection rejection,
+                                 int maxRecordBytes) {
+        RecordHeaders headers = new RecordHeaders(source.headers() == null ? new RecordHeaders().toArray()
+                : source.headers().toArray());
+        headers.remove(SQLSTATE_HEADER);
+        headers.add(SQLSTATE_HEADER, utf8(rejection.sqlState()));
+        return letter(source, headers, rejection(refused, rejection), maxRecordBytes);
+    }
+
+    /**
+     * A refused row as the dead-letter reason: {@code dlq.reason} names the SQLSTATE class, and the message
+     * says which case and what PostgreSQL said. The SQLSTATE itself goes in {@link #SQLSTATE_HEADER}.
+     */
+    public static Rejection rejection(AssignmentUpdate refused, DatabaseRejection rejection) {
+        return new Rejection(rejection.reason(), "PostgreSQL refused the assignment of case " + refused.caseId()
+                + " at revision " + refused.revision() + " (SQLSTATE " + rejection.sqlState() + "): " + rejection.message());
+    }
+
+    private static Letter letter(SourceRecord source, Headers original, Rejection rejection, int maxRecordBytes) {
+        byte[] key = source.key();
+        byte[] value = source.value();
+        Headers whole = headers(original, rejection, source.topic(), source.partition(), source.offset());
         if (size(key, value, whole) <= maxRecordBytes) {
             return new Letter(key, value, whole);
         }

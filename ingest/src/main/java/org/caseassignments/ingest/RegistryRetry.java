@@ -3,6 +3,7 @@ package org.caseassignments.ingest;
 import java.time.Duration;
 import java.util.function.Supplier;
 
+import org.apache.kafka.common.header.Headers;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,13 @@ public record RegistryRetry(Duration initialBackoff, Duration maxBackoff, Durati
     public static final RegistryRetry DEFAULT = new RegistryRetry(Duration.ofMillis(100), Duration.ofSeconds(5),
             Duration.ofMinutes(1));
 
-    public Ingested call(Supplier<Ingested> read) {
+    /** Reads a record with {@code reader} ({@link CaseEventReader#read(byte[], byte[], Headers)}), retrying as above. */
+    public Ingested read(CaseEventReader reader, byte[] key, byte[] value, Headers headers) {
+        return call(() -> reader.read(key, value, headers));
+    }
+
+    /** Runs {@code read}, retrying as above. */
+    Ingested call(Supplier<Ingested> read) {
         long deadline = System.nanoTime() + giveUpAfter.toNanos();
         long backoff = initialBackoff.toMillis();
         while (true) {

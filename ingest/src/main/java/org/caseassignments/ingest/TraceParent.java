@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.caseassignments.store.AssignmentUpdate;
 
 /**
  * The upstream's W3C Trace Context on a record: the trace id of its {@code traceparent} header, read strictly
@@ -17,7 +18,7 @@ public final class TraceParent {
     /** The record header. */
     public static final String HEADER = "traceparent";
     /** The logging MDC key (a structured field) under which a record's trace id is logged. */
-    public static final String MDC_KEY = "trace_id";
+    public static final String MDC_KEY = AssignmentUpdate.TRACE_ID_LOG_FIELD;
 
     private static final int LENGTH = 55;
 

@@ -1,6 +1,7 @@
 /**
- * The path every case event takes into the projection, shared by the projector and the replay job:
- * decode and validate (or dead-letter with the reason), reduce a batch, and apply it through the
- * guarded writer in one transaction.
+ * What knows Kafka on the way of a case event into the projection, shared by the projector and the backfill jobs:
+ * decode and validate a record (or say why not), wait out an unreachable schema registry, frame dead letters from the
+ * record as it came in ({@link org.caseassignments.ingest.SourceRecord}), read trace headers. The write itself is
+ * {@code store}'s ({@code BatchWriter}).
  */
 package org.caseassignments.ingest;

@@ -93,7 +93,7 @@ class DeadLettersTests {
     }
 
     private static DeadLetters.Letter letter(byte[] key, byte[] value, RecordHeaders original, int limit) {
-        return DeadLetters.letter(key, value, original, REASON, "case.events", 2, 41L, limit);
+        return DeadLetters.letter(new SourceRecord("case.events", 2, 41L, 0L, key, value, original), REASON, limit);
     }
 
     private static int largestValue(byte[] key, int limit) {

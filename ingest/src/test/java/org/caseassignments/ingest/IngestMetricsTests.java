@@ -2,16 +2,10 @@ package org.caseassignments.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.TimeUnit;
-
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.store.DatabaseRejection;
-import org.caseassignments.store.StorableTime;
 import org.junit.jupiter.api.Test;
 
 class IngestMetricsTests {
@@ -41,18 +35,5 @@ class IngestMetricsTests {
 
         assertThat(registry.find("case_assignments.events.dead_lettered").tags("reason", Rejection.KEY_MISMATCH)
                 .counter().count()).isEqualTo(1.0);
-    }
-
-    @Test
-    void shouldRecordALagLongerThanTheLongestRecordedAtTheLongestInsteadOfFailing() {
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        IngestMetrics metrics = new IngestMetrics(registry, "projector");
-
-        metrics.endToEndLag(Duration.between(StorableTime.FIRST, Instant.now()));
-        metrics.endToEndLag(Duration.ofSeconds(Long.MAX_VALUE));
-
-        Timer lag = registry.get("case_assignments.lag.end_to_end").timer();
-        assertThat(lag.count()).isEqualTo(2);
-        assertThat(lag.max(TimeUnit.SECONDS)).isEqualTo(IngestMetrics.LONGEST_RECORDED_LAG.toSeconds());
     }
 }

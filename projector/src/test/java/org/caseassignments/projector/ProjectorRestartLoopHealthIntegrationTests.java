@@ -69,12 +69,12 @@ class ProjectorRestartLoopHealthIntegrationTests {
                 if (!(bean instanceof PendingAssignments.Flusher flusher)) {
                     return bean;
                 }
-                return (PendingAssignments.Flusher) (pending, setAside, events) -> {
-                    if (pending.stream().anyMatch(event -> event.update().caseId().equals(caseId))) {
+                return (PendingAssignments.Flusher) batch -> {
+                    if (batch.updates().stream().anyMatch(update -> update.caseId().equals(caseId))) {
                         failures.incrementAndGet();
                         throw new IllegalStateException("poisoned batch of case " + caseId);
                     }
-                    return flusher.apply(pending, setAside, events);
+                    return flusher.apply(batch);
                 };
             }
         });

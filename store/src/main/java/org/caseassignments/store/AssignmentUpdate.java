@@ -15,6 +15,9 @@ import java.util.UUID;
 public record AssignmentUpdate(UUID caseId, String assignedWorkerSub, String supervisorSub, long revision,
                                Guard guard, String jurisdiction, String traceId) {
 
+    /** The field of a log line (the logging MDC key) that holds the trace id of the event it is about (decision 34). */
+    public static final String TRACE_ID_LOG_FIELD = "trace_id";
+
     public AssignmentUpdate {
         Objects.requireNonNull(caseId, "caseId");
         Objects.requireNonNull(guard, "guard");

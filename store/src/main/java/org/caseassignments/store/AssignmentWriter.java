@@ -283,30 +283,39 @@ public class AssignmentWriter {
     }
 
     /**
-     * Applies a batch under its guard: reduces to one update per case ({@link BatchReduction}), upserts the
-     * projection rows in case-id order, then brings the entity rows of the moved cases along, and (on the live
-     * projection) records every update given in the cases' history. All updates of one call must share one guard. The result tells each
-     * case's {@link Outcome}.
+     * Applies a reduced batch under its guard ({@link ReducedBatch}: one update per case, in case-id order, reduced
+     * once, before), upserts the projection rows, then brings the entity rows of the moved cases along, and (on the
+     * live projection) records every update of the batch in the cases' history, those the reduction set aside too. All
+     * updates of one batch must share one guard. The result tells each case's {@link Outcome}.
      */
+    public ApplyResult apply(ReducedBatch<?> batch) {
+        return write(batch.updates(), batch.history());
+    }
+
+    /** As {@link #apply(ReducedBatch)}, for a list of updates: reduced first ({@link BatchReduction#reduce}). */
     public ApplyResult apply(List<AssignmentUpdate> updates) {
         return apply(updates, SeenRevision.of(updates));
     }
 
     /**
      * As {@link #apply(List)}, recording {@code seen} in the history instead of the updates alone: the updates
-     * with when each occurred, and the revisions a caller's own reduction set aside before this batch.
+     * with when each occurred, and revisions set aside before this batch.
      */
     public ApplyResult apply(List<AssignmentUpdate> updates, List<SeenRevision> seen) {
-        if (updates.isEmpty()) {
+        return write(BatchReduction.highestRevisionPerCase(updates), seen);
+    }
+
+    /** Writes {@code survivors}, one update per case in case-id order, and records {@code seen} in the history. */
+    private ApplyResult write(List<AssignmentUpdate> survivors, List<SeenRevision> seen) {
+        if (survivors.isEmpty()) {
             return ApplyResult.NONE;
         }
-        Guard guard = updates.get(0).guard();
-        for (AssignmentUpdate update : updates) {
+        Guard guard = survivors.get(0).guard();
+        for (AssignmentUpdate update : survivors) {
             if (update.guard() != guard) {
                 throw new IllegalArgumentException("one apply takes one guard; got " + guard + " and " + update.guard());
             }
         }
-        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(updates);
         Map<UUID, AssignmentUpdate> byCase = new HashMap<>();
         survivors.forEach(update -> byCase.put(update.caseId(), update));
         Map<UUID, Outcome> outcomes = new HashMap<>();

@@ -159,17 +159,18 @@ public final class BatchIsolation {
 
     /** Isolates the refusals of the rows' data ({@link Options#DATA_ONLY}). */
     public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
-                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction) {
+                                        Function<List<T>, ApplyResult> oneTransaction) {
         return apply(items, update, oneTransaction, Options.DATA_ONLY);
     }
 
     /**
      * @param items          what to write, in order
      * @param update         each item's update
-     * @param oneTransaction writes the updates it is given in one transaction (rolled back if it throws)
+     * @param oneTransaction writes the items it is given (consecutive items, in order) in one transaction (rolled back
+     *                       if it throws)
      */
     public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
-                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction, Options options) {
+                                        Function<List<T>, ApplyResult> oneTransaction, Options options) {
         return apply(items, update, oneTransaction, options, new Progress<>());
     }
 
@@ -180,7 +181,7 @@ public final class BatchIsolation {
      * @return everything {@code progress} holds: this attempt's and the earlier ones'
      */
     public static <T> Isolated<T> apply(List<T> items, Function<T, AssignmentUpdate> update,
-                                        Function<List<AssignmentUpdate>, ApplyResult> oneTransaction, Options options,
+                                        Function<List<T>, ApplyResult> oneTransaction, Options options,
                                         Progress<T> progress) {
         int remaining = items.size() - progress.done;
         Run<T> run = new Run<>(update, oneTransaction, options, progress,
@@ -197,7 +198,7 @@ public final class BatchIsolation {
     /** One isolation: what it applied, what it refused, and whether the table was seen to take a write. */
     private static final class Run<T> {
         private final Function<T, AssignmentUpdate> update;
-        private final Function<List<AssignmentUpdate>, ApplyResult> oneTransaction;
+        private final Function<List<T>, ApplyResult> oneTransaction;
         private final Options options;
         private final Progress<T> progress;
         /** Rows refused alike, none taken, that make the refusal the database's ({@link EveryRowRefused}). */
@@ -217,7 +218,7 @@ public final class BatchIsolation {
         private boolean isolating;
         private boolean writableChecked;
 
-        Run(Function<T, AssignmentUpdate> update, Function<List<AssignmentUpdate>, ApplyResult> oneTransaction,
+        Run(Function<T, AssignmentUpdate> update, Function<List<T>, ApplyResult> oneTransaction,
             Options options, Progress<T> progress, int everyRowAfter, int items) {
             this.update = update;
             this.oneTransaction = oneTransaction;
@@ -318,9 +319,7 @@ public final class BatchIsolation {
         /** Writes {@code items} in one transaction, or throws. */
         private void whole(List<T> items) {
             stopIfAsked();
-            List<AssignmentUpdate> updates = new ArrayList<>(items.size());
-            items.forEach(item -> updates.add(update.apply(item)));
-            ApplyResult applied = oneTransaction.apply(updates);
+            ApplyResult applied = oneTransaction.apply(items);
             // parts are written in the batch's order, so the items done are always a prefix of it: the suspects
             // came right before this part, and a database that took it refused them for themselves
             taken = true;

@@ -1,15 +1,14 @@
 package org.caseassignments.store;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.BiConsumer;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -66,20 +65,34 @@ public final class BatchReduction {
      * projection rows in this one order.
      */
     public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates) {
-        return highestRevisionPerCase(updates, conflict -> { });
+        return reduce(updates).updates();
     }
 
-    /** As {@link #highestRevisionPerCase(List)}, telling {@code conflicts} each update dropped as {@link #conflicting}. */
-    public static List<AssignmentUpdate> highestRevisionPerCase(List<AssignmentUpdate> updates,
-                                                                Consumer<AssignmentUpdate> conflicts) {
-        List<AssignmentUpdate> survivors = new ArrayList<>();
-        perCase(updates, Function.identity(), (kept, dropped) -> {
-            if (conflicting(kept, dropped)) {
-                conflicts.accept(dropped);
+    /** A list of updates as a {@link ReducedBatch}: the rule's pass over it ({@link #reduce(List, Function, Function)}). */
+    public static ReducedBatch<AssignmentUpdate> reduce(List<AssignmentUpdate> updates) {
+        return reduce(updates, Function.identity(), update -> null);
+    }
+
+    /**
+     * The one pass of the rule over a batch of items read in order ({@link #perCase}), as the {@link ReducedBatch} the
+     * batch writer takes: the kept item of each case, the items set aside for its history, and the items dropped as
+     * {@link #conflicting} a kept one, which the writer reports.
+     *
+     * @param occurredAt when each item's event happened upstream (null when unknown)
+     */
+    public static <T> ReducedBatch<T> reduce(List<T> items, Function<T, AssignmentUpdate> updateOf,
+                                             Function<T, Instant> occurredAt) {
+        List<ReducedBatch.Entry<T>> setAside = new ArrayList<>();
+        List<AssignmentUpdate> conflicts = new ArrayList<>();
+        List<Kept<T>> kept = perCase(items, updateOf, (first, candidate) -> {
+            if (conflicting(first, candidate)) {
+                conflicts.add(candidate);
             }
-        }, dropped -> { }).forEach(kept -> survivors.add(kept.update()));
-        survivors.sort(Comparator.comparing(AssignmentUpdate::caseId, CaseIds.POSTGRES_ORDER));
-        return survivors;
+        }, dropped -> setAside.add(new ReducedBatch.Entry<>(dropped.item(), dropped.update(),
+                occurredAt.apply(dropped.item()))));
+        List<ReducedBatch.Entry<T>> entries = new ArrayList<>(kept.size());
+        kept.forEach(k -> entries.add(new ReducedBatch.Entry<>(k.item(), k.update(), occurredAt.apply(k.item()))));
+        return ReducedBatch.reduced(entries, setAside, conflicts, items.size());
     }
 
     /** An item kept for its case, with the update it is written as ({@link #keep} may have given it a jurisdiction). */
@@ -120,13 +133,15 @@ public final class BatchReduction {
 
     /**
      * The kept item of each case while a batch is gathered, by {@link BatchReduction#keep}: the projector's pending
-     * batch, one per task, used by its stream thread only. An open-addressing table (linear probing) that keeps each
+     * batch, one per task, used by its stream thread only; {@link #batch()} is what it gathered, as the
+     * {@link ReducedBatch} the batch writer takes. An open-addressing table (linear probing) that keeps each
      * slot's case id next to the others in one {@code long[]}, so finding an event's case costs one memory access
      * where a {@code HashMap<UUID, AssignmentUpdate>} costs four; no library map takes a 128-bit key inline. Only an
-     * event whose case is already held reads the kept item, for the rule to compare the two. What it measured:
-     * BENCHMARKS.md, Projector.
+     * event whose case is already held reads the kept item, for the rule to compare the two. Besides the table it
+     * keeps, in the order they came, the items the rule set aside (history, decision 47) and the updates it dropped as
+     * {@link BatchReduction#conflicting} (reported by the writer). What it measured: BENCHMARKS.md, Projector.
      *
-     * @param <T> what is kept per case: an update, or an update with the record it came in
+     * @param <T> what the caller keeps per event (the record it came in)
      */
     public static final class NewestPerCase<T> {
 
@@ -134,59 +149,67 @@ public final class BatchReduction {
         private static final int STRIDE = 3;
         private static final int MIN_CAPACITY = 1 << 10;
 
-        private final Function<T, AssignmentUpdate> updateOf;
-        private final BiFunction<T, AssignmentUpdate, T> withUpdate;
-        private final BiConsumer<T, T> conflicts;
+        private final List<ReducedBatch.Entry<T>> setAside = new ArrayList<>();
+        private final List<AssignmentUpdate> conflicts = new ArrayList<>();
         private long[] slots;
-        private Object[] items;
+        private Object[] entries;
         private int shift;
         private int size;
+        private int events;
 
-        /**
-         * @param withUpdate the item with another update: a winner that takes the jurisdiction of the item it
-         *                   replaces ({@link BatchReduction#replacing})
-         * @param conflicts  told (kept, dropped) when an item meets its case's kept item at the same revision
-         *                   with another assignment ({@link BatchReduction#conflicting})
-         */
-        public NewestPerCase(Function<T, AssignmentUpdate> updateOf, BiFunction<T, AssignmentUpdate, T> withUpdate,
-                             BiConsumer<T, T> conflicts) {
-            this.updateOf = updateOf;
-            this.withUpdate = withUpdate;
-            this.conflicts = conflicts;
+        public NewestPerCase() {
             allocate(MIN_CAPACITY);
         }
 
         /**
          * Keeps {@code item} unless its case holds a higher or equal revision (at an equal one the first stays);
-         * a kept item carries the jurisdiction of the one it replaced when it has none of its own.
+         * a kept item carries the jurisdiction of the one it replaced when it has none of its own. An item the rule
+         * drops stays as the history of its case ({@link ReducedBatch#history()}), unless it came at the revision of
+         * the kept one, which came first and is that revision's entry.
          *
-         * @return the item the table no longer holds: the one {@code item} replaced, or {@code item} itself when it was
-         *         not kept; null when its case is new
+         * @param occurredAt when the item's event happened upstream (null when unknown)
+         * @return {@code item} when the table keeps nothing of it (dropped at its case's kept revision), else null
          */
-        public T add(T item) {
-            AssignmentUpdate update = updateOf.apply(item);
+        public T add(T item, AssignmentUpdate update, Instant occurredAt) {
+            events++;
+            ReducedBatch.Entry<T> entry = new ReducedBatch.Entry<>(item, update, occurredAt);
             UUID caseId = update.caseId();
             long high = caseId.getMostSignificantBits();
             long low = caseId.getLeastSignificantBits();
             int slot = slotOf(high, low);
             if (slots[slot * STRIDE + 2] == 0) {
-                put(slot, high, low, update.revision(), item);
-                if (++size * 2 > items.length) {
+                put(slot, high, low, entry);
+                if (++size * 2 > entries.length) {
                     grow();
                 }
                 return null;
             }
-            T kept = item(slot);
-            AssignmentUpdate keptUpdate = updateOf.apply(kept);
-            AssignmentUpdate winner = keep(keptUpdate, update);
-            if (winner != keptUpdate) {
-                put(slot, high, low, update.revision(), winner == update ? item : withUpdate.apply(item, winner));
-                return kept;
+            ReducedBatch.Entry<T> kept = entry(slot);
+            AssignmentUpdate winner = keep(kept.update(), update);
+            if (winner != kept.update()) {
+                put(slot, high, low, winner == update ? entry : new ReducedBatch.Entry<>(item, winner, occurredAt));
+                setAside.add(kept);
+                return null;
             }
-            if (conflicting(keptUpdate, update)) {
-                conflicts.accept(kept, item);
+            if (conflicting(kept.update(), update)) {
+                conflicts.add(update);
+            }
+            if (update.revision() != kept.update().revision()) {
+                setAside.add(entry);
+                return null;
             }
             return item;
+        }
+
+        /** What the table gathered: the kept item of each case, and what it set aside and met since it was cleared. */
+        public ReducedBatch<T> batch() {
+            List<ReducedBatch.Entry<T>> kept = new ArrayList<>(size);
+            for (int slot = 0; slot < entries.length; slot++) {
+                if (entries[slot] != null) {
+                    kept.add(entry(slot));
+                }
+            }
+            return ReducedBatch.reduced(kept, setAside, conflicts, events);
         }
 
         /** The revision of the item kept for {@code caseId}, or -1 when none is held. */
@@ -196,7 +219,7 @@ public final class BatchReduction {
 
         /** The slot that holds the case, or the empty slot where it would go (linear probing). */
         private int slotOf(long high, long low) {
-            int mask = items.length - 1;
+            int mask = entries.length - 1;
             for (int slot = index(high, low); ; slot = (slot + 1) & mask) {
                 int at = slot * STRIDE;
                 if (slots[at + 2] == 0 || slots[at] == high && slots[at + 1] == low) {
@@ -214,43 +237,35 @@ public final class BatchReduction {
             return size == 0;
         }
 
-        /** The kept item of each case, in no particular order. */
-        public List<T> values() {
-            List<T> values = new ArrayList<>(size);
-            for (int slot = 0; slot < items.length; slot++) {
-                if (items[slot] != null) {
-                    values.add(item(slot));
-                }
-            }
-            return values;
-        }
-
         /**
          * Empties the table. It keeps its capacity while it was at least an eighth full, as the next batch of
          * a task catching up needs about as much; after a small batch it shrinks back, so a task does not
          * hold a backlog's table (28 bytes a slot, two to four slots a case) while it keeps up.
          */
         public void clear() {
-            if (items.length > MIN_CAPACITY && size * 8 < items.length) {
+            setAside.clear();
+            conflicts.clear();
+            events = 0;
+            if (entries.length > MIN_CAPACITY && size * 8 < entries.length) {
                 allocate(MIN_CAPACITY);
             } else if (size > 0) {
                 Arrays.fill(slots, 0);
-                Arrays.fill(items, null);
+                Arrays.fill(entries, null);
                 size = 0;
             }
         }
 
         @SuppressWarnings("unchecked")
-        private T item(int slot) {
-            return (T) items[slot];
+        private ReducedBatch.Entry<T> entry(int slot) {
+            return (ReducedBatch.Entry<T>) entries[slot];
         }
 
-        private void put(int slot, long high, long low, long revision, T item) {
+        private void put(int slot, long high, long low, ReducedBatch.Entry<T> entry) {
             int at = slot * STRIDE;
             slots[at] = high;
             slots[at + 1] = low;
-            slots[at + 2] = revision + 1; // revisions are >= 0, so never 0 here
-            items[slot] = item;
+            slots[at + 2] = entry.update().revision() + 1; // revisions are >= 0, so never 0 here
+            entries[slot] = entry;
         }
 
         /** Fibonacci hashing of both halves: the top bits of the product, which depend on every bit of the id. */
@@ -259,20 +274,24 @@ public final class BatchReduction {
         }
 
         private void grow() {
-            Object[] kept = items;
-            allocate(kept.length * 2);
-            for (Object item : kept) {
-                if (item != null) {
+            Object[] held = entries;
+            allocate(held.length * 2);
+            for (Object held1 : held) {
+                if (held1 != null) {
                     @SuppressWarnings("unchecked")
-                    T typed = (T) item;
-                    add(typed);
+                    ReducedBatch.Entry<T> entry = (ReducedBatch.Entry<T>) held1;
+                    UUID caseId = entry.update().caseId();
+                    long high = caseId.getMostSignificantBits();
+                    long low = caseId.getLeastSignificantBits();
+                    put(slotOf(high, low), high, low, entry);
+                    size++;
                 }
             }
         }
 
         private void allocate(int capacity) {
             slots = new long[capacity * STRIDE];
-            items = new Object[capacity];
+            entries = new Object[capacity];
             shift = Long.SIZE - Integer.numberOfTrailingZeros(capacity);
             size = 0;
         }

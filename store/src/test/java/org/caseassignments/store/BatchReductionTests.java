@@ -62,12 +62,12 @@ class BatchReductionTests {
 
     @Test
     void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondAsAConflict() {
-        List<AssignmentUpdate> conflicts = new java.util.ArrayList<>();
-
-        List<AssignmentUpdate> survivors = BatchReduction.highestRevisionPerCase(List.of(
+        ReducedBatch<AssignmentUpdate> batch = BatchReduction.reduce(List.of(
                 AssignmentUpdate.changed(A, "first", "s", 4),
                 AssignmentUpdate.changed(A, "second", "s", 4),
-                AssignmentUpdate.changed(A, "first", "s", 4)), conflicts::add);
+                AssignmentUpdate.changed(A, "first", "s", 4)));
+        List<AssignmentUpdate> survivors = batch.updates();
+        List<AssignmentUpdate> conflicts = batch.conflicts();
 
         assertThat(survivors).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first");
         assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");

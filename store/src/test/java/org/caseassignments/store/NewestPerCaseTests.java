@@ -10,7 +10,7 @@ import java.util.UUID;
 import org.caseassignments.store.BatchReduction.NewestPerCase;
 import org.junit.jupiter.api.Test;
 
-/** The pending table keeps exactly what the one reduction rule keeps, however many cases and collisions. */
+/** The pending table keeps and sets aside exactly what the one reduction rule does, however many cases and collisions. */
 class NewestPerCaseTests {
 
     @Test
@@ -31,51 +31,56 @@ class NewestPerCaseTests {
                 AssignmentUpdate update = AssignmentUpdate.changed(cases.get(random.nextInt(cases.size())),
                         "w-" + i, "s", random.nextInt(6)).withJurisdiction(jurisdiction < 2 ? "j-" + jurisdiction : null);
                 events.add(update);
-                table.add(update);
+                table.add(update, update, null);
             }
 
-            List<AssignmentUpdate> expected = BatchReduction.highestRevisionPerCase(events);
-            assertThat(table.size()).as("seed %d", seed).isEqualTo(expected.size());
-            assertThat(table.values()).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(expected);
+            ReducedBatch<AssignmentUpdate> expected = BatchReduction.reduce(events);
+            assertThat(table.size()).as("seed %d", seed).isEqualTo(expected.updates().size());
+            assertThat(table.batch().updates()).as("seed %d", seed).containsExactlyElementsOf(expected.updates());
+            // and the history it sets aside is the list reduction's, in the same order
+            assertThat(table.batch().history()).as("seed %d", seed).containsExactlyElementsOf(expected.history());
+            assertThat(table.batch().events()).isEqualTo(events.size());
         }
     }
 
     @Test
     void shouldKeepTheFirstOfTwoEventsAtTheSameRevisionReportTheConflictAndNeverKeepALowerOne() {
         UUID caseId = UUID.randomUUID();
-        List<AssignmentUpdate> conflicts = new ArrayList<>();
-        NewestPerCase<AssignmentUpdate> table = new NewestPerCase<>(u -> u, (u, replacing) -> replacing,
-                (kept, dropped) -> conflicts.add(dropped));
+        NewestPerCase<AssignmentUpdate> table = table();
         AssignmentUpdate first = AssignmentUpdate.changed(caseId, "w-first", "s", 3);
         AssignmentUpdate later = AssignmentUpdate.changed(caseId, "w-later", "s", 3);
-        assertThat(table.add(AssignmentUpdate.changed(caseId, "w-lower", "s", 1))).isNull();
-        // each add tells what the table let go of: the item replaced, or the one not kept
-        assertThat(table.add(first)).isEqualTo(AssignmentUpdate.changed(caseId, "w-lower", "s", 1));
-        assertThat(table.add(later)).isSameAs(later);
-        table.add(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
-        table.add(AssignmentUpdate.changed(caseId, "w-older", "s", 2));
-        table.add(AssignmentUpdate.created(caseId, "w-created", "s"));
+        assertThat(add(table, AssignmentUpdate.changed(caseId, "w-lower", "s", 1))).isNull();
+        // each add tells whether the table let go of the item: only one at its case's kept revision
+        assertThat(add(table, first)).isNull();
+        assertThat(add(table, later)).isSameAs(later);
+        add(table, AssignmentUpdate.changed(caseId, "w-first", "s", 3));
+        add(table, AssignmentUpdate.changed(caseId, "w-older", "s", 2));
+        add(table, AssignmentUpdate.created(caseId, "w-created", "s"));
 
-        assertThat(table.values()).containsExactly(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
-        assertThat(conflicts).containsExactly(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        ReducedBatch<AssignmentUpdate> batch = table.batch();
+        assertThat(batch.updates()).containsExactly(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
+        assertThat(batch.conflicts()).containsExactly(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        assertThat(batch.history()).extracting(seen -> seen.update().assignedWorkerSub())
+                .containsExactly("w-lower", "w-older", "w-created", "w-first");
+        assertThat(batch.events()).isEqualTo(6);
     }
 
     @Test
     void shouldKeepEveryCaseAfterShrinkingBackFromALargeBatch() {
         NewestPerCase<AssignmentUpdate> table = table();
         for (int i = 0; i < 20_000; i++) {
-            table.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
+            add(table, AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1));
         }
         table.clear();
         List<AssignmentUpdate> small = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             small.add(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 2));
-            table.add(small.get(i));
+            add(table, small.get(i));
         }
         table.clear(); // a small batch after a large one: back to the minimum capacity
 
-        small.forEach(table::add);
-        assertThat(table.values()).containsExactlyInAnyOrderElementsOf(small);
+        small.forEach(update -> add(table, update));
+        assertThat(table.batch().updates()).containsExactlyInAnyOrderElementsOf(small);
     }
 
     @Test
@@ -84,19 +89,24 @@ class NewestPerCaseTests {
         List<UUID> cases = new ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
             cases.add(UUID.randomUUID());
-            table.add(AssignmentUpdate.changed(cases.get(i), "w", "s", 5));
+            add(table, AssignmentUpdate.changed(cases.get(i), "w", "s", 5));
         }
 
         table.clear();
         assertThat(table.isEmpty()).isTrue();
-        assertThat(table.values()).isEmpty();
+        assertThat(table.batch().isEmpty()).isTrue();
+        assertThat(table.batch().events()).isZero();
 
-        cases.forEach(caseId -> table.add(AssignmentUpdate.changed(caseId, "w", "s", 1)));
+        cases.forEach(caseId -> add(table, AssignmentUpdate.changed(caseId, "w", "s", 1)));
         assertThat(table.size()).isEqualTo(3_000);
-        assertThat(table.values()).allSatisfy(update -> assertThat(update.revision()).isEqualTo(1));
+        assertThat(table.batch().updates()).allSatisfy(update -> assertThat(update.revision()).isEqualTo(1));
     }
 
     private static NewestPerCase<AssignmentUpdate> table() {
-        return new NewestPerCase<>(u -> u, (u, replacing) -> replacing, (kept, dropped) -> { });
+        return new NewestPerCase<>();
+    }
+
+    private static AssignmentUpdate add(NewestPerCase<AssignmentUpdate> table, AssignmentUpdate update) {
+        return table.add(update, update, null);
     }
 }

@@ -64,6 +64,8 @@ class DocumentationTests {
     private static final String LIST = "\\[decision \\d+\\]\\(\\d{4}-[a-z0-9-]+\\.md\\)(?:, \\[decision \\d+\\]\\(\\d{4}-[a-z0-9-]+\\.md\\))*";
     private static final Pattern STATUS = Pattern.compile("\\*\\*Status:\\*\\* (Accepted|Amended by (" + LIST
             + ")|Superseded by (" + LIST + "))(?:\\. Amends (" + LIST + "))?(?:\\. Supersedes (" + LIST + "))?\\.(?: .*)?");
+    /** A step of the walk in docs/architecture.md: {@code 3. `CaseEventReader` (ingest): what it does}. */
+    private static final Pattern WALK_STEP = Pattern.compile("(\\d+)\\. `([A-Z][A-Za-z0-9]*)` \\(([a-z-]+)\\): .+");
     private static final Pattern LINK = Pattern.compile("\\[decision (\\d+)\\]\\((\\d{4})-[a-z0-9-]+\\.md\\)");
 
     @Test
@@ -158,6 +160,51 @@ class DocumentationTests {
         }
         assertThat(unexplained).as("design records cited but not summarised in docs/origins.md").isEmpty();
         assertThat(anchors).contains("adr-060-d5", "adr-035");
+    }
+
+    /**
+     * The walk of one accepted event in docs/architecture.md is a list of {@code N. `Class` (module): …} lines: each
+     * class is declared in that module's main code, and the list stays within what a newcomer should have to open —
+     * the files and the module transitions between consecutive files computed here, never written by hand.
+     */
+    @Test
+    void shouldListTheWalkOfAnAcceptedEventWithClassesThatExistInTheirModulesWithinTwelveFilesAndFourTransitions() {
+        List<String> lines = lines(root().resolve("docs/architecture.md"));
+        int from = lines.indexOf("### The walk of one accepted event");
+        assertThat(from).as("docs/architecture.md has a section \"### The walk of one accepted event\"").isNotNegative();
+        List<WalkStep> walk = new ArrayList<>();
+        for (int i = from + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
+            Matcher step = WALK_STEP.matcher(lines.get(i));
+            if (step.matches()) {
+                assertThat(Integer.parseInt(step.group(1))).as("step numbers in order").isEqualTo(walk.size() + 1);
+                walk.add(new WalkStep(step.group(2), step.group(3)));
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (WalkStep step : walk) {
+            Path main = root().resolve(step.module()).resolve("src/main/java");
+            try (Stream<Path> files = Files.exists(main) ? Files.walk(main) : Stream.empty()) {
+                if (files.noneMatch(file -> file.getFileName().toString().equals(step.type() + ".java"))) {
+                    missing.add(step.type() + " (" + step.module() + ")");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        int transitions = 0;
+        for (int i = 1; i < walk.size(); i++) {
+            if (!walk.get(i).module().equals(walk.get(i - 1).module())) {
+                transitions++;
+            }
+        }
+
+        assertThat(walk).as("the walk's steps").isNotEmpty();
+        assertThat(missing).as("classes the walk lists that their module's main code does not declare").isEmpty();
+        assertThat(walk).as("files on the walk").hasSizeLessThanOrEqualTo(12).doesNotHaveDuplicates();
+        assertThat(transitions).as("module transitions on the walk").isLessThanOrEqualTo(4);
+    }
+
+    private record WalkStep(String type, String module) {
     }
 
     private record Status(Set<String> amendedBy, Set<String> supersededBy, Set<String> amends, Set<String> supersedes) {

@@ -16,9 +16,9 @@ import org.caseassignments.backfill.snapshot.RejectsFile;
 import org.caseassignments.backfill.snapshot.SnapshotOptions;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchWriter;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -95,7 +95,7 @@ class AssignmentsCommand implements Callable<Integer> {
 
     AssignmentsCommand(AssignmentWriter writer, PlatformTransactionManager transactions, MeterRegistry meters) {
         this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
-                new IngestMetrics(meters, "snapshot"));
+                new IngestMetrics(meters, "snapshot").write());
     }
 
     @Override

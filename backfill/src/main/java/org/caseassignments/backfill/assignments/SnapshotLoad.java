@@ -20,8 +20,9 @@ import org.caseassignments.backfill.snapshot.SnapshotRecord;
 import org.caseassignments.backfill.snapshot.SnapshotRow;
 import org.caseassignments.backfill.snapshot.SnapshotSource;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
 import org.caseassignments.store.DatabaseRejection;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
@@ -236,7 +237,8 @@ final class SnapshotLoad {
      * per bisected part ({@link BatchIsolation}); a transient failure is thrown, and stops the run.
      */
     private BatchIsolation.Isolated<SnapshotRow> apply(List<SnapshotRow> rows) {
-        BatchWriter.Written<SnapshotRow> written = writer.write(rows, SnapshotRow::toUpdate, row -> null, rows.size());
+        BatchWriter.Written<SnapshotRow> written = writer.write(BatchReduction.reduce(rows, SnapshotRow::toUpdate,
+                row -> null));
         return new BatchIsolation.Isolated<>(written.result(), written.refused());
     }
 

@@ -24,11 +24,11 @@ import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.backfill.repair.EntityCopies;
 import org.caseassignments.backfill.snapshot.SnapshotSourceException;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
@@ -240,7 +240,7 @@ public class RebuildCommand implements Callable<Integer> {
             }
             ShadowTransactions nested = new ShadowTransactions(transactions, tables);
             AssignmentWriter shadowWriter = AssignmentWriter.intoShadow(jdbc, ShadowTables.SHADOW);
-            BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(meters, "rebuild"));
+            BatchWriter writer = BatchWriter.once(nested, shadowWriter, new IngestMetrics(meters, "rebuild").write());
             SerdeSettings serde = EventTopics.serdeSettings(kafka, registry);
             ShadowBuild shadow = new ShadowBuild(consumer, EventTopics.reader(serde), writer, batchSize);
             shadow.startAtTheBeginning(partitions);

@@ -13,12 +13,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.schemas.serde.DecodeFailure;
 import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
 
 /**
  * Reads the event topics from the beginning into the shadow, through the projector's decode and the guarded
@@ -207,8 +208,8 @@ final class ShadowBuild {
         consumer.resume(reached);
         if (!batch.isEmpty()) {
             deadline.check();
-            BatchWriter.Written<Ingested.Accepted> written = writer.writeEach(batch, Ingested.Accepted::update,
-                    Ingested.Accepted::occurredAt);
+            BatchWriter.Written<Ingested.Accepted> written = writer.write(BatchReduction.reduce(batch,
+                    Ingested.Accepted::update, Ingested.Accepted::occurredAt));
             ApplyResult result = written.result();
             cases += result.insertedCases().size();
             passedOver += written.refused().size();

@@ -16,11 +16,11 @@ import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.ProgressOptions;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
@@ -86,7 +86,7 @@ class RedriveCommand implements Callable<Integer> {
         this.registry = registry;
         this.properties = properties;
         this.writer = BatchWriter.once(new TransactionTemplate(transactions), writer,
-                new IngestMetrics(meters, "redrive"));
+                new IngestMetrics(meters, "redrive").write());
     }
 
     @Override

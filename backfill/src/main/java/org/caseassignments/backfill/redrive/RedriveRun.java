@@ -15,12 +15,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
 
 /**
  * One redrive: reads every partition of the dead-letter topic from its beginning to the end offsets captured at the
@@ -134,8 +135,8 @@ final class RedriveRun {
         if (batch.isEmpty()) {
             return;
         }
-        BatchWriter.Written<Redriven> written = writer.writeEach(batch, r -> r.accepted().update(),
-                r -> r.accepted().occurredAt());
+        BatchWriter.Written<Redriven> written = writer.write(BatchReduction.reduce(batch, r -> r.accepted().update(),
+                r -> r.accepted().occurredAt()));
         ApplyResult result = written.result();
         int moved = result.insertedCases().size() + result.advancedCases().size();
         applied += moved;

@@ -25,8 +25,8 @@ import org.caseassignments.backfill.progress.ProgressOptions;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.SerdeSettings;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchWriter;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
@@ -99,9 +99,10 @@ class ReplayCommand implements Callable<Integer> {
         this.registry = registry;
         this.properties = properties;
         this.metrics = new IngestMetrics(meters, "replay");
-        this.batchWriter = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics);
+        this.batchWriter = BatchWriter.once(new TransactionTemplate(transactions), writer, metrics.write());
         this.unrecorded = new IngestMetrics(new SimpleMeterRegistry(), "replay");
-        this.rollingBack = BatchWriter.once(new TransactionTemplate(transactions), writer, unrecorded).rollingBack();
+        this.rollingBack = BatchWriter.once(new TransactionTemplate(transactions), writer, unrecorded.write())
+                .rollingBack();
     }
 
     @Override

@@ -24,13 +24,15 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.EventTopics;
 import org.caseassignments.backfill.progress.Progress;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchIsolation;
+import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,16 +130,16 @@ final class ReplayRun {
                     batch.add(new Replayed(record, accepted));
                 } else if (ingested instanceof Ingested.Rejected rejected) {
                     if (!dryRun()) {
-                        sent.add(sendDeadLetter(DeadLetters.letter(record.key(), record.value(), record.headers(),
-                                rejected.rejection(), record.topic(), record.partition(), record.offset(), maxMessageBytes)));
+                        sent.add(sendDeadLetter(DeadLetters.letter(SourceRecord.of(record), rejected.rejection(),
+                                maxMessageBytes)));
                         metrics.deadLettered(rejected.rejection());
                     }
                     deadLettered++;
                 }
             }
             if (!batch.isEmpty()) {
-                BatchWriter.Written<Replayed> written = writer.writeEach(batch, r -> r.accepted().update(),
-                        r -> r.accepted().occurredAt());
+                BatchWriter.Written<Replayed> written = writer.write(BatchReduction.reduce(batch,
+                        r -> r.accepted().update(), r -> r.accepted().occurredAt()));
                 ApplyResult result = written.result();
                 int moved = result.insertedCases().size() + result.advancedCases().size();
                 applied += moved;
@@ -145,10 +147,9 @@ final class ReplayRun {
                 for (BatchIsolation.Refused<Replayed> refused : written.refused()) {
                     ConsumerRecord<byte[], byte[]> record = refused.item().record();
                     if (!dryRun()) {
-                        sent.add(sendDeadLetter(BatchWriter.refusedLetter(record.key(), record.value(), record.headers(),
-                                refused.item().accepted().update(), refused.rejection(), record.topic(), record.partition(),
-                                record.offset(), maxMessageBytes)));
-                        metrics.deadLettered(BatchWriter.rejection(refused.item().accepted().update(), refused.rejection()));
+                        sent.add(sendDeadLetter(DeadLetters.refused(SourceRecord.of(record),
+                                refused.item().accepted().update(), refused.rejection(), maxMessageBytes)));
+                        metrics.deadLettered(DeadLetters.rejection(refused.item().accepted().update(), refused.rejection()));
                     }
                     deadLettered++;
                 }

@@ -12,13 +12,13 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.caseassignments.backfill.Cli;
 import org.caseassignments.backfill.ExitCodes;
 import org.caseassignments.backfill.LiveApplier;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.schemas.serde.RegistryStub;
 import org.caseassignments.testkit.CaseEvents;
 import org.caseassignments.testkit.EventPublisher;
@@ -185,9 +185,8 @@ class DeadLettersCommandIntegrationTests {
     }
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason) {
-        DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(),
-                new RecordHeaders(record.headers().toArray()), new Rejection(reason, "refused"), topic,
-                record.partition(), record.offset(), 1_000_000);
+        DeadLetters.Letter letter = DeadLetters.letter(SourceRecord.of(record),
+                new Rejection(reason, "refused"), 1_000_000);
         try (EventPublisher publisher = new EventPublisher()) {
             publisher.publishRaw(deadLetters, new String(record.key(), StandardCharsets.UTF_8), letter.value(),
                     letter.headers());

@@ -17,6 +17,7 @@ import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.backfill.TopicRecords;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.Rejection;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.schemas.serde.RegistryStub;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.testkit.CaseEvents;
@@ -160,9 +161,8 @@ class RedriveCommandIntegrationTests {
         }
         try (EventPublisher publisher = new EventPublisher()) {
             for (ConsumerRecord<byte[], byte[]> event : TopicRecords.readAll(topic)) {
-                DeadLetters.Letter letter = DeadLetters.letter(event.key(), event.value(), event.headers(),
-                        new Rejection("REGISTRY_UNAVAILABLE", "the registry did not answer"), topic, event.partition(),
-                        event.offset(), 1_000_000);
+                DeadLetters.Letter letter = DeadLetters.letter(SourceRecord.of(event),
+                        new Rejection("REGISTRY_UNAVAILABLE", "the registry did not answer"), 1_000_000);
                 publisher.publishRaw(deadLetters, new String(letter.key(), StandardCharsets.UTF_8), letter.value(),
                         letter.headers());
             }
@@ -249,9 +249,8 @@ class RedriveCommandIntegrationTests {
             ConsumerRecord<byte[], byte[]> event = TopicRecords.readAll(sourceTopic).stream()
                     .filter(r -> caseId.toString().equals(new String(r.key(), StandardCharsets.UTF_8)))
                     .findFirst().orElseThrow();
-            DeadLetters.Letter letter = DeadLetters.letter(event.key(), event.value(), event.headers(),
-                    new Rejection("REGISTRY_UNAVAILABLE", "the registry did not answer"), sourceTopic, event.partition(),
-                    event.offset(), 1_000_000);
+            DeadLetters.Letter letter = DeadLetters.letter(SourceRecord.of(event),
+                    new Rejection("REGISTRY_UNAVAILABLE", "the registry did not answer"), 1_000_000);
             malform.accept(letter.headers());
             publisher.publishRaw(deadLetters, caseId.toString(), letter.value(), letter.headers());
         }

@@ -6,13 +6,13 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.RegistryRetry;
 import org.caseassignments.ingest.Rejection;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.store.BatchIsolation;
 
 /**
@@ -62,11 +62,12 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
     }
 
     private void process(Record<byte[], byte[]> record, RecordMetadata source, RecordLogContext logContext) {
-        Ingested ingested = retry.call(() -> reader.read(record.key(), record.value(), record.headers()));
+        Ingested ingested = retry.read(reader, record.key(), record.value(), record.headers());
+        SourceRecord read = new SourceRecord(source.topic(), source.partition(), source.offset(), record.timestamp(),
+                record.key(), record.value(), record.headers());
         if (ingested instanceof Ingested.Accepted accepted) {
             logContext.caseId(accepted.update().caseId());
-            pending.add(new PendingAssignments.Event(accepted.update(), accepted.occurredAt(), record.timestamp(), record.key(),
-                    record.value(), record.headers(), source.topic(), source.partition(), source.offset()));
+            pending.add(new PendingAssignments.Event(accepted.update(), accepted.occurredAt(), read));
             if (forwardUpdates) {
                 context.forward(record.withKey(accepted.update().caseId().toString())
                         .withValue((Forwarded) new Forwarded.Update(accepted.update())));
@@ -74,8 +75,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
             return;
         }
         Rejection rejection = ((Ingested.Rejected) ingested).rejection();
-        DeadLetters.Letter letter = DeadLetters.letter(record.key(), record.value(), record.headers(), rejection,
-                source.topic(), source.partition(), source.offset(), maxMessageBytes);
+        DeadLetters.Letter letter = DeadLetters.letter(read, rejection, maxMessageBytes);
         metrics.deadLettered(rejection);
         context.forward(record.withKey((String) null)
                 .withValue((Forwarded) new Forwarded.DeadLetter(letter.key(), letter.value()))
@@ -92,13 +92,12 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
                 + "stay uncommitted)");
         for (BatchIsolation.Refused<PendingAssignments.Event> r : refused) {
             PendingAssignments.Event event = r.item();
-            Rejection rejection = BatchWriter.rejection(event.update(), r.rejection());
-            DeadLetters.Letter letter = BatchWriter.refusedLetter(event.key(), event.value(), event.headers(),
-                    event.update(), r.rejection(), event.topic(), event.partition(), event.offset(), maxMessageBytes);
-            metrics.deadLettered(rejection);
+            SourceRecord source = event.record();
+            DeadLetters.Letter letter = DeadLetters.refused(source, event.update(), r.rejection(), maxMessageBytes);
+            metrics.deadLettered(DeadLetters.rejection(event.update(), r.rejection()));
             refusedForwarder.forward(new Record<String, Forwarded>(null, new Forwarded.DeadLetter(letter.key(), letter.value()),
-                    event.timestamp(), letter.headers()), event.topic(), event.partition(), event.offset(),
-                    event.timestamp(), event.headers());
+                    source.timestamp(), letter.headers()), source.topic(), source.partition(), source.offset(),
+                    source.timestamp(), source.headers());
         }
     }
 }

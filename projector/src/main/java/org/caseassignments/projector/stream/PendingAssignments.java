@@ -2,22 +2,21 @@ package org.caseassignments.projector.stream;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.caseassignments.ingest.BatchWriter;
+import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
+import org.caseassignments.store.BatchWriter;
+import org.caseassignments.store.ReducedBatch;
 
 /**
  * A task's accepted events not yet in PostgreSQL: what is pending, when it is written, and the write. Its decoding
@@ -87,8 +86,7 @@ public final class PendingAssignments extends BeforeCommitHook {
      *
      * @param occurredAt when the event happened upstream, for the end-to-end lag (null when unknown)
      */
-    public record Event(AssignmentUpdate update, Instant occurredAt, long timestamp, byte[] key, byte[] value,
-                        Headers headers, String topic, int partition, long offset) {
+    public record Event(AssignmentUpdate update, Instant occurredAt, SourceRecord record) {
 
         /** Bytes of an accepted event besides its record's: the update, its strings, the record's objects. */
         private static final int OVERHEAD_BYTES = 256;
@@ -98,51 +96,33 @@ public final class PendingAssignments extends BeforeCommitHook {
          * topics' record size each), and the event itself. What a task's byte budget counts.
          */
         long retainedBytes() {
-            long bytes = OVERHEAD_BYTES + (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
-            if (headers != null) {
-                for (Header header : headers) {
-                    bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
-                }
-            }
-            return bytes;
-        }
-
-        /** The same event and record, written as {@code update} (the same case, with the jurisdiction it keeps). */
-        Event withUpdate(AssignmentUpdate update) {
-            return new Event(update, occurredAt, timestamp, key, value, headers, topic, partition, offset);
+            return OVERHEAD_BYTES + record.bytes();
         }
 
         /** An event without its record (tests, and callers that never dead-letter). */
         public static Event of(AssignmentUpdate update, long timestamp) {
-            return new Event(update, null, timestamp, null, null, null, null, -1, -1);
+            return new Event(update, null, SourceRecord.at(timestamp));
         }
     }
 
     /**
-     * Writes one reduced batch, retrying transient failures until it committed; {@code events} counts the events it
-     * stands for. Returns the events PostgreSQL refused (the rest is written).
+     * Writes one reduced batch, retrying transient failures until it committed. Returns the events PostgreSQL refused
+     * (the rest is written).
      */
     @FunctionalInterface
     public interface Flusher {
 
         /**
-         * @param setAside the events of pending cases that newer ones replaced, in the order they came, with their
-         *                 records: each goes into its case's history with the kept event, or, when PostgreSQL refuses
-         *                 its case, is written on its own and, if refused alone, dead-lettered as it came
+         * @param batch the kept event of each pending case, and the events newer ones replaced, in the order they
+         *              came, with their records: each goes into its case's history with the kept event, or, when
+         *              PostgreSQL refuses its case, is written on its own and, if refused alone, dead-lettered as it came
          */
-        List<BatchIsolation.Refused<Event>> apply(List<Event> pending, List<Event> setAside, int events);
+        List<BatchIsolation.Refused<Event>> apply(ReducedBatch<Event> batch);
 
-        /** The one in use: the batch writer, which goes on to the store's guarded {@code AssignmentWriter}. */
+        /** The one in use: the store's batch writer, which writes through its guarded {@code AssignmentWriter}. */
         static Flusher through(BatchWriter writer) {
-            return (pending, setAside, events) -> writer.write(pending, Event::update, Event::occurredAt, events,
-                    setAside).refused();
+            return batch -> writer.write(batch).refused();
         }
-    }
-
-    /** Told about each event dropped in a batch because its case already has its revision with another assignment. */
-    @FunctionalInterface
-    public interface BatchConflicts {
-        void dropped(AssignmentUpdate update);
     }
 
     /** When this stream thread last finished writing a batch (any of its tasks'), in epoch milliseconds. */
@@ -152,18 +132,16 @@ public final class PendingAssignments extends BeforeCommitHook {
     private final UncommittedWork work;
     private final Pacing pacing;
     private final Backlog backlog;
-    private final BatchReduction.NewestPerCase<Event> byCase;
     /**
-     * What {@link #byCase} sets aside, in the order it came, with its record: it goes into the history with its case's
-     * kept event, and when PostgreSQL refuses that case it is written on its own, dead-lettered if refused alone
-     * (decision 48).
+     * The kept event of each case, and, in the order they came, with their records, the events it set aside: they go
+     * into the history with their case's kept event, and when PostgreSQL refuses that case they are written on their
+     * own, dead-lettered if refused alone (decision 48).
      */
-    private final List<Event> setAside = new ArrayList<>();
+    private final BatchReduction.NewestPerCase<Event> byCase = new BatchReduction.NewestPerCase<>();
     private ProcessorContext<?, ?> context;
     private Consumer<List<BatchIsolation.Refused<Event>>> refusedRoute;
     private UncommittedWork.Task task;
-    private int events;
-    /** What {@link #byCase} and {@link #setAside} hold, as {@link Event#retainedBytes} counts. */
+    /** What {@link #byCase} holds, as {@link Event#retainedBytes} counts. */
     private long bytes;
     /** When the oldest pending event was taken (the stream thread's wall-clock time), or 0. */
     private long firstTakenAt;
@@ -172,24 +150,17 @@ public final class PendingAssignments extends BeforeCommitHook {
     private long newestTimestamp = Long.MIN_VALUE;
     private boolean open;
 
-    PendingAssignments(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog, BatchConflicts conflicts) {
+    PendingAssignments(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog) {
         this.flusher = flusher;
         this.work = work;
         this.pacing = pacing;
         this.backlog = backlog;
-        this.byCase = new BatchReduction.NewestPerCase<>(Event::update, Event::withUpdate,
-                (kept, dropped) -> conflicts.dropped(dropped.update()));
     }
 
-    /**
-     * The store for a topology; each task gets its own instance.
-     *
-     * @param conflicts told about each event dropped because its case's kept event has its revision with another
-     *                  assignment
-     */
+    /** The store for a topology; each task gets its own instance. */
     public static StoreBuilder<PendingAssignments> builder(Flusher flusher, UncommittedWork work, Pacing pacing,
-                                                           Backlog backlog, BatchConflicts conflicts) {
-        return new Builder(flusher, work, pacing, backlog, conflicts);
+                                                           Backlog backlog) {
+        return new Builder(flusher, work, pacing, backlog);
     }
 
     /**
@@ -207,26 +178,19 @@ public final class PendingAssignments extends BeforeCommitHook {
      * budget, and asks for a commit once it holds as many cases as allowed.
      */
     public void add(Event event) {
-        Event dropped = byCase.add(event);
         bytes += event.retainedBytes();
-        if (dropped != null) {
-            // Its revision is still history, unless it is the kept event's: the kept one came first at that revision,
-            // and the first payload of a revision is its entry, as in the projection. So the entries set aside for a
-            // (case, revision) are in the order they came, whatever the batch (decision 47). A set-aside event keeps
-            // its record, and its bytes stay counted.
-            if (dropped != event || dropped.update().revision() != byCase.revision(dropped.update().caseId())) {
-                setAside.add(dropped);
-            } else {
-                bytes -= dropped.retainedBytes();
-            }
+        if (byCase.add(event, event.update(), event.occurredAt()) != null) {
+            // Dropped at its case's kept revision: the kept one came first at that revision, and the first payload of
+            // a revision is its entry, as in the projection. Any other event the table replaced or passed over stays
+            // with its record, its bytes counted, as the history of its case (decision 47).
+            bytes -= event.retainedBytes();
         }
-        events++;
         lastEventAt = context.currentSystemTimeMs();
         if (firstTakenAt == 0) {
             firstTakenAt = lastEventAt;
         }
         task.taken(byCase.size(), bytes);
-        newestTimestamp = Math.max(newestTimestamp, event.timestamp());
+        newestTimestamp = Math.max(newestTimestamp, event.record().timestamp());
         if (bytes >= pacing.maxPendingBytes()) {
             writeNow(lastEventAt);
         } else if (byCase.size() >= pacing.maxPendingCases()) {
@@ -304,7 +268,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         if (byCase.isEmpty()) {
             return false;
         }
-        List<BatchIsolation.Refused<Event>> refused = flusher.apply(byCase.values(), setAside, events);
+        List<BatchIsolation.Refused<Event>> refused = flusher.apply(byCase.batch());
         if (!refused.isEmpty()) {
             if (refusedRoute == null) {
                 throw new IllegalStateException(refused.size() + " events refused by PostgreSQL and no dead-letter route; "
@@ -319,8 +283,6 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     private void clear() {
         byCase.clear();
-        setAside.clear();
-        events = 0;
         bytes = 0;
         firstTakenAt = 0;
     }
@@ -381,8 +343,8 @@ public final class PendingAssignments extends BeforeCommitHook {
         return open;
     }
 
-    private record Builder(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog,
-                           BatchConflicts conflicts) implements StoreBuilder<PendingAssignments> {
+    private record Builder(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog)
+            implements StoreBuilder<PendingAssignments> {
 
         @Override
         public StoreBuilder<PendingAssignments> withCachingEnabled() {
@@ -406,7 +368,7 @@ public final class PendingAssignments extends BeforeCommitHook {
 
         @Override
         public PendingAssignments build() {
-            return new PendingAssignments(flusher, work, pacing, backlog, conflicts);
+            return new PendingAssignments(flusher, work, pacing, backlog);
         }
 
         @Override

@@ -12,8 +12,8 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.ingest.RegistryRetry;
@@ -36,29 +36,24 @@ final class ProjectorTopology {
     private final CaseEventReader reader;
     private final IngestMetrics metrics;
     private final RegistryRetry registryRetry;
-    private final PendingAssignments.Flusher flusher;
-    private final UncommittedWork work;
-    private final PendingAssignments.Pacing pacing;
-    private final PendingAssignments.Backlog backlog;
+    private final StoreBuilder<PendingAssignments> pending;
     private final boolean publishAssignments;
 
+    /**
+     * @param pending the task's pending batch ({@link PendingAssignments#builder}): what it writes through, and when
+     */
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, PendingAssignments.Pacing pacing,
-                      PendingAssignments.Backlog backlog, boolean publishAssignments) {
-        this(topics, reader, metrics, RegistryRetry.DEFAULT, flusher, work, pacing, backlog, publishAssignments);
+                      StoreBuilder<PendingAssignments> pending, boolean publishAssignments) {
+        this(topics, reader, metrics, RegistryRetry.DEFAULT, pending, publishAssignments);
     }
 
     ProjectorTopology(CaseTopics topics, CaseEventReader reader, IngestMetrics metrics, RegistryRetry registryRetry,
-                      PendingAssignments.Flusher flusher, UncommittedWork work, PendingAssignments.Pacing pacing,
-                      PendingAssignments.Backlog backlog, boolean publishAssignments) {
+                      StoreBuilder<PendingAssignments> pending, boolean publishAssignments) {
         this.topics = topics;
         this.reader = reader;
         this.metrics = metrics;
         this.registryRetry = registryRetry;
-        this.flusher = flusher;
-        this.work = work;
-        this.pacing = pacing;
-        this.backlog = backlog;
+        this.pending = pending;
         this.publishAssignments = publishAssignments;
     }
 
@@ -71,8 +66,7 @@ final class ProjectorTopology {
         //    for the step it stands for: written to PostgreSQL before each commit. Only dead letters (also
         //    those of events PostgreSQL refused, forwarded when the batch is written) and, when published,
         //    updates re-keyed by their case id (which the producer's key already is) go further down.
-        builder.addStateStore(PendingAssignments.builder(flusher, work, pacing, backlog,
-                dropped -> BatchWriter.conflict(metrics, dropped, "batch")));
+        builder.addStateStore(pending);
         KStream<String, Forwarded> decoded = events.process(() -> new DecodeProcessor(reader, metrics, registryRetry,
                 publishAssignments, topics.maxMessageBytes()), Named.as("decode"), PendingAssignments.NAME);
 

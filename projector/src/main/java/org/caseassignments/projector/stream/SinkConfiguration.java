@@ -3,10 +3,12 @@ package org.caseassignments.projector.stream;
 import java.time.Clock;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.caseassignments.ingest.BatchWriter;
 import org.caseassignments.ingest.IngestMetrics;
 import org.caseassignments.projector.ProjectorProperties;
 import org.caseassignments.store.AssignmentWriter;
+import org.caseassignments.store.BatchWriter;
+import org.caseassignments.store.StopSignal;
+import org.caseassignments.store.WriterHealth;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,14 +18,20 @@ import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * The PostgreSQL stage's pieces that the Streams topology uses: the batch writer, and the health of both (readiness:
- * failing attempts and late commits; liveness: an attempt that never ends).
+ * failing attempts and late commits; liveness: an attempt that never ends), read from what the writer keeps.
  */
 @Configuration(proxyBeanMethods = false)
 public class SinkConfiguration {
 
+    /** What the stream threads writing through the batch writer are doing: the two health indicators below read it. */
     @Bean
-    SinkHealthIndicator projectionSinkHealthIndicator() {
-        return new SinkHealthIndicator(Clock.systemUTC());
+    WriterHealth projectionWriterHealth() {
+        return WriterHealth.watched(Clock.systemUTC());
+    }
+
+    @Bean
+    SinkHealthIndicator projectionSinkHealthIndicator(WriterHealth writer) {
+        return new SinkHealthIndicator(writer);
     }
 
     @Bean
@@ -37,8 +45,8 @@ public class SinkConfiguration {
     }
 
     @Bean
-    StuckWriteHealthIndicator projectionWritesHealthIndicator(ProjectorProperties properties) {
-        return new StuckWriteHealthIndicator(Clock.systemUTC(), properties.health().maxWrite());
+    StuckWriteHealthIndicator projectionWritesHealthIndicator(ProjectorProperties properties, WriterHealth writer) {
+        return new StuckWriteHealthIndicator(Clock.systemUTC(), properties.health().maxWrite(), writer);
     }
 
     @Bean
@@ -48,50 +56,24 @@ public class SinkConfiguration {
 
     /**
      * The one batch writer: retries a transient failure with exponential backoff, forever, on the stream
-     * thread (no offset moves meanwhile), reporting each attempt to the sink's health; it gives up only when
+     * thread (no offset moves meanwhile), keeping what each attempt did for the sink's health; it gives up only when
      * the application is stopping, leaving the batch uncommitted in Kafka to be read again.
      */
     @Bean
     BatchWriter projectionBatchWriter(TransactionTemplate transaction, AssignmentWriter writer, IngestMetrics metrics,
-                                      ProjectorProperties properties, SinkHealthIndicator health,
-                                      StuckWriteHealthIndicator writes, Stopping stopping) {
+                                      ProjectorProperties properties, WriterHealth health, Stopping stopping) {
         ProjectorProperties.Retry retry = properties.sink().retry();
         ExponentialBackOff backOff = new ExponentialBackOff(retry.initialInterval().toMillis(), retry.multiplier());
         backOff.setMaxInterval(retry.maxInterval().toMillis());
         backOff.setMaxElapsedTime(Long.MAX_VALUE);
         backOff.setMaxAttempts(Integer.MAX_VALUE);
-        BatchWriter.Attempts attempts = new BatchWriter.Attempts() {
-            @Override
-            public void failed(RuntimeException error) {
-                writes.attemptFailed();
-                health.failed(error);
-            }
-
-            @Override
-            public void written(int events) {
-                health.written(events);
-            }
-
-            @Override
-            public void transactionEnded() {
-                writes.transactionEnded();
-            }
-        };
-        return new BatchWriter(transaction, writer, metrics, backOff, stopping::isStopping, attempts);
+        return new BatchWriter(transaction, writer, metrics.write(), backOff, stopping.signal, health);
     }
 
-    /** Writes each batch through the batch writer, timing each of its transactions for liveness. */
+    /** Writes each batch through the batch writer. */
     @Bean
-    PendingAssignments.Flusher projectionFlusher(BatchWriter writer, StuckWriteHealthIndicator writes) {
-        PendingAssignments.Flusher through = PendingAssignments.Flusher.through(writer);
-        return (pending, setAside, events) -> {
-            writes.began();
-            try {
-                return through.apply(pending, setAside, events);
-            } finally {
-                writes.ended();
-            }
-        };
+    PendingAssignments.Flusher projectionFlusher(BatchWriter writer) {
+        return PendingAssignments.Flusher.through(writer);
     }
 
     /**
@@ -103,22 +85,18 @@ public class SinkConfiguration {
         /** {@link StreamsBuilderFactoryBean}'s default phase. */
         private static final int STREAMS_PHASE = Integer.MAX_VALUE - 1000;
 
+        private final StopSignal signal = new StopSignal();
         private volatile boolean running;
-        private volatile boolean stopping;
-
-        boolean isStopping() {
-            return stopping;
-        }
 
         @Override
         public void start() {
             running = true;
-            stopping = false;
+            signal.lower();
         }
 
         @Override
         public void stop() {
-            stopping = true;
+            signal.raise();
             running = false;
         }
 

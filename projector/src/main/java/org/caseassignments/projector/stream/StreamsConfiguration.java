@@ -78,11 +78,11 @@ class StreamsConfiguration {
                                         IngestMetrics metrics, PendingAssignments.Flusher flusher, UncommittedWork work,
                                         ProjectorProperties properties, StreamsBuilderFactoryBean factoryBean) {
         ProjectorProperties.Sink sink = properties.sink();
-        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, flusher, work,
-                new PendingAssignments.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
+        ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, PendingAssignments.builder(flusher,
+                work, new PendingAssignments.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes(),
                         sink.writeWithin()),
-                new ConsumerLag(factoryBean, topics.eventTopicNames()), properties.publishAssignments());
+                new ConsumerLag(factoryBean, topics.eventTopicNames())), properties.publishAssignments());
         topology.addTo(builder);
         return topology;
     }

@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
+import org.caseassignments.store.WriterHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -15,7 +15,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * Part of liveness: DOWN while a stream thread has been in one transaction of a batch's write (or the pause after a
  * failed attempt) for longer than {@code projector.health.max-write} — a statement whose answer never comes (a half-open socket the driver's
  * {@code socketTimeout} does not end, a driver or pool that hangs). Nothing but a restart frees such a thread, and
- * readiness cannot tell it from a slow batch. Each ended transaction and each failed attempt starts the clock again
+ * readiness cannot tell it from a slow batch. The batch writer keeps when each thread's transaction began
+ * ({@link WriterHealth#writing()}): each ended transaction and each failed attempt starts the clock again
  * (an attempt may take many transactions: halves, bisection; a healthy projector is never restarted for their sum), so a database that refuses
  * every attempt (readiness' {@code projectionSink}) never makes it DOWN: only the pause before the next attempt
  * ({@code projector.sink.retry.max-interval} at most) counts towards it.
@@ -26,41 +27,20 @@ final class StuckWriteHealthIndicator implements HealthIndicator {
 
     private final Clock clock;
     private final Duration bound;
-    private final Map<String, Instant> writing = new ConcurrentHashMap<>();
+    private final WriterHealth writer;
     private volatile boolean down;
 
-    StuckWriteHealthIndicator(Clock clock, Duration bound) {
+    StuckWriteHealthIndicator(Clock clock, Duration bound, WriterHealth writer) {
         this.clock = clock;
         this.bound = bound;
-    }
-
-    /** The calling stream thread begins writing a batch. */
-    void began() {
-        writing.put(Thread.currentThread().getName(), clock.instant());
-    }
-
-    /**
-     * One transaction of the calling stream thread's batch ended: the clock starts again, so a batch written in many
-     * transactions (halves after a statement timeout, bisection of a refused row) is bounded per transaction.
-     */
-    void transactionEnded() {
-        writing.replace(Thread.currentThread().getName(), clock.instant());
-    }
-
-    /** The calling stream thread's attempt failed; the next begins after the backoff. */
-    void attemptFailed() {
-        writing.replace(Thread.currentThread().getName(), clock.instant());
-    }
-
-    /** The calling stream thread is done with its batch, written or not. */
-    void ended() {
-        writing.remove(Thread.currentThread().getName());
+        this.writer = writer;
     }
 
     @Override
     public Health health() {
         Instant now = clock.instant();
-        Map.Entry<String, Instant> oldest = writing.entrySet().stream().min(Map.Entry.comparingByValue()).orElse(null);
+        Map.Entry<String, Instant> oldest = writer.writing().entrySet().stream().min(Map.Entry.comparingByValue())
+                .orElse(null);
         Duration age = oldest == null ? Duration.ZERO : Duration.between(oldest.getValue(), now);
         if (age.compareTo(bound) <= 0) {
             if (down) {

@@ -12,6 +12,8 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
+import org.caseassignments.store.ReducedBatch;
+import org.caseassignments.store.SeenRevision;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,10 +54,12 @@ class PendingAssignmentsTests {
         context = new MockProcessorContext<>();
         pacing = new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
                 maxPendingBytes, writeWithin);
-        pending = store((updates, setAside, events) -> {
-            flushed.add(updates.stream().map(PendingAssignments.Event::update).toList());
-            flushedSetAside.add(setAside.stream().map(PendingAssignments.Event::update).toList());
-            flushedEvents.add(events);
+        pending = store(batch -> {
+            flushed.add(batch.updates());
+            List<AssignmentUpdate> history = batch.history().stream().map(SeenRevision::update).toList();
+            flushedSetAside.add(history.subList(0, history.size() - batch.updates().size()));
+            flushedEvents.add(batch.events());
+            conflicts.addAll(batch.conflicts());
             return List.of();
         });
         context.addStateStore(pending);
@@ -82,7 +86,7 @@ class PendingAssignmentsTests {
         PendingAssignments store = PendingAssignments.builder(flusher, work, pacing, partition -> {
             askedPartitions.add(partition);
             return fetched;
-        }, dropped -> conflicts.add(dropped)).build();
+        }).build();
         store.init(context.getStateStoreContext(), store);
         return store;
     }
@@ -160,7 +164,7 @@ class PendingAssignmentsTests {
     @Test
     void shouldHandWhatPostgresqlRefusesInALiveWriteToTheDeadLetterRoute() {
         UUID poisoned = UUID.randomUUID();
-        PendingAssignments refusing = store((updates, setAside, events) -> updates.stream()
+        PendingAssignments refusing = store(batch -> batch.kept().stream().map(ReducedBatch.Entry::item)
                 .filter(event -> event.update().caseId().equals(poisoned))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
                         DatabaseRejection.INTEGRITY_VIOLATION, "23514", "refused")))
@@ -222,7 +226,7 @@ class PendingAssignmentsTests {
     @Test
     void shouldNotTakeTheTimeItsThreadSpentWritingABatchForAQuietInput() {
         long realNow = System.currentTimeMillis();
-        PendingAssignments other = store((updates, setAside, events) -> List.of());
+        PendingAssignments other = store(batch -> List.of());
         process(UUID.randomUUID(), 1, realNow - 60_000, realNow - 1_000);
         other.attach(contextAt(realNow), refused -> { });
         other.add(PendingAssignments.Event.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), realNow));
@@ -277,7 +281,7 @@ class PendingAssignmentsTests {
 
     @Test
     void shouldKeepWhatIsPendingWhenTheFlushFailsSoTheTaskCommitsNothing() {
-        PendingAssignments failing = store((updates, setAside, events) -> {
+        PendingAssignments failing = store(batch -> {
             throw new IllegalStateException("database away");
         });
         failing.attach(contextAt(NOW), refused -> { });

@@ -46,6 +46,7 @@ import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.DatabaseRejection;
+import org.caseassignments.store.ReducedBatch;
 import org.caseassignments.schemas.topics.CaseTopics;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.testkit.CaseEvents;
@@ -83,12 +84,18 @@ class ProjectorTopologyTests {
     private final java.util.Set<UUID> refusedCases = new java.util.HashSet<>();
     private final UncommittedWork work = new UncommittedWork(java.time.Clock.systemUTC(), registry, Duration.ofMinutes(2));
 
-    private List<BatchIsolation.Refused<PendingAssignments.Event>> flush(List<PendingAssignments.Event> pending, List<PendingAssignments.Event> setAside, int events) {
-        flushed.add(pending.stream().map(PendingAssignments.Event::update).toList());
-        return pending.stream().filter(event -> refusedCases.contains(event.update().caseId()))
+    private List<BatchIsolation.Refused<PendingAssignments.Event>> flush(ReducedBatch<PendingAssignments.Event> batch) {
+        flushed.add(batch.updates());
+        return batch.kept().stream().map(ReducedBatch.Entry::item)
+                .filter(event -> refusedCases.contains(event.update().caseId()))
                 .map(event -> new BatchIsolation.Refused<>(event, new DatabaseRejection(
                         DatabaseRejection.INTEGRITY_VIOLATION, "23514", "violates check constraint \"test_reject\"")))
                 .toList();
+    }
+
+    /** The pending batch of each task, written through {@link #flush}. */
+    private org.apache.kafka.streams.state.StoreBuilder<PendingAssignments> pendingBatch() {
+        return PendingAssignments.builder(this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN);
     }
 
     private TopologyTestDriver driver;
@@ -105,7 +112,7 @@ class ProjectorTopologyTests {
                 BundledSchemas.withWriterSchemas(List.of(WITHOUT_REVISION))));
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, reader, new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
+                pendingBatch(), true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-tests");
@@ -274,7 +281,7 @@ class ProjectorTopologyTests {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(unreachable), new IngestMetrics(registry, "projector"),
                 new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)),
-                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
+                pendingBatch(), true)
                 .addTo(builder);
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "projector-topology-registry-down");
@@ -331,7 +338,7 @@ class ProjectorTopologyTests {
     void shouldNeedNoRepartitionTopicSoEachCaseStaysOnItsInputPartition() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
+                pendingBatch(), true)
                 .addTo(builder);
 
         var description = builder.build().describe();
@@ -344,7 +351,7 @@ class ProjectorTopologyTests {
     void shouldShowTheDatabaseWriteAndTheRoutesInItsDescription() {
         StreamsBuilder builder = new StreamsBuilder();
         new ProjectorTopology(TOPICS, new CaseEventReader(codec), new IngestMetrics(registry, "projector"),
-                this::flush, work, PACING, PendingAssignments.Backlog.UNKNOWN, true)
+                pendingBatch(), true)
                 .addTo(builder);
 
         String description = builder.build().describe().toString();

@@ -27,10 +27,10 @@ public final class ProjectorHaltingAfterFirstWrite {
                 if (!(bean instanceof PendingAssignments.Flusher flusher)) {
                     return bean;
                 }
-                return (PendingAssignments.Flusher) (updates, setAside, events) -> {
-                    var refused = flusher.apply(updates, setAside, events);
-                    System.out.printf("halting after a committed batch of %d events (%d cases)%n", events,
-                            updates.size());
+                return (PendingAssignments.Flusher) batch -> {
+                    var refused = flusher.apply(batch);
+                    System.out.printf("halting after a committed batch of %d events (%d cases)%n", batch.events(),
+                            batch.kept().size());
                     System.out.flush();
                     Runtime.getRuntime().halt(HALTED);
                     return refused;

@@ -1,4 +1,4 @@
-package org.caseassignments.ingest;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,9 +8,6 @@ import java.util.List;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
-import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +46,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
     private final JdbcTemplate jdbc = DB.jdbc();
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
-    private final IngestMetrics metrics = new IngestMetrics(new SimpleMeterRegistry(), "test");
+    private final WriteMetrics metrics = new WriteMetrics(new SimpleMeterRegistry(), "test");
     private final AssignmentWriter writer = new AssignmentWriter(jdbc);
 
     @AfterEach
@@ -64,8 +61,8 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
     @Test
     void shouldRetryLikeAnOutageInTheProjectorsWriterWhenEveryRowIsRefusedAlikeEvenInABatchOfOne() {
-        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 8), () -> false,
-                BatchWriter.Attempts.IGNORED);
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 8), new StopSignal(),
+                WriterHealth.unwatched());
         assertEveryRowRefusedThenApplied(retrying, 50);
         assertEveryRowRefusedThenApplied(retrying, 1);
     }
@@ -75,7 +72,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
         List<AssignmentUpdate> batch = List.of(AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1),
                 AssignmentUpdate.changed(UUID.randomUUID(), "poison", "s", 1));
 
-        BatchWriter.Written<AssignmentUpdate> written = BatchWriter.once(transaction, writer, metrics).write(batch);
+        BatchWriter.Written<AssignmentUpdate> written = BatchWriter.once(transaction, writer, metrics).write(BatchReduction.reduce(batch));
 
         assertThat(written.refused()).extracting(r -> r.rejection().sqlState()).containsExactly("P0001", "P0001");
     }
@@ -91,7 +88,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
             moved.add(AssignmentUpdate.changed(caseId, "moved-" + i, "s", 2));
         }
         BatchWriter once = BatchWriter.once(transaction, writer, metrics);
-        assertThat(once.write(stored).refused()).isEmpty();
+        assertThat(once.write(BatchReduction.reduce(stored)).refused()).isEmpty();
         storedCase(once, "north"); // the last case it committed, none of those that move: the row it probes
         jdbc.execute("""
                 CREATE FUNCTION test_refuse_every_update() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -103,14 +100,14 @@ class BatchWriterEveryRowRefusedIntegrationTests {
                    FOR EACH ROW EXECUTE FUNCTION test_refuse_every_update()""");
         try {
             // When the cases move: it fails as the database's state, and nothing is set aside
-            assertThatThrownBy(() -> once.write(moved)).isInstanceOf(BatchIsolation.EveryRowRefused.class);
+            assertThatThrownBy(() -> once.write(BatchReduction.reduce(moved))).isInstanceOf(BatchIsolation.EveryRowRefused.class);
         } finally {
             jdbc.execute("DROP TRIGGER test_refuse_every_update ON case_assignments");
             jdbc.execute("DROP FUNCTION test_refuse_every_update()");
         }
 
         // And once updates go through, the same batch is applied whole
-        assertThat(once.write(moved).refused()).isEmpty();
+        assertThat(once.write(BatchReduction.reduce(moved)).refused()).isEmpty();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id = ANY (?::uuid[]) "
                 + "AND assignment_revision = 2", Integer.class,
                 (Object) moved.stream().map(u -> u.caseId().toString()).toArray(String[]::new))).isEqualTo(3);
@@ -135,12 +132,12 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
             // When a batch of one new case the trigger of this class refuses (P0001) is written: the probe's rewrite
             // of the stored row is refused with 42501
-            BatchWriter.Written<AssignmentUpdate> written = once.write(List.of(poison));
+            BatchWriter.Written<AssignmentUpdate> written = once.write(BatchReduction.reduce(List.of(poison)));
 
             // Then that event is set aside with its own SQLSTATE, and the next batch is written
             assertThat(written.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().sqlState())
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(poison.caseId(), "P0001"));
-            assertThat(once.write(List.of(next)).refused()).isEmpty();
+            assertThat(once.write(BatchReduction.reduce(List.of(next))).refused()).isEmpty();
             assertThat(stored(List.of(next))).isEqualTo(1);
         } finally {
             jdbc.execute("DROP TRIGGER test_refuse_probe ON case_assignments");
@@ -194,7 +191,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
     void shouldSetAsideTheOneEventATriggerRefusesAndNotProbeARowTheWriterDidNotCommitThoughTheTriggerRefusesItToo() {
         // Given an old case stored by another writer, and a trigger added since that refuses its worker too
         assertThat(BatchWriter.once(transaction, writer, metrics)
-                .write(List.of(AssignmentUpdate.changed(UUID.randomUUID(), "old-worker", "s", 1))).refused()).isEmpty();
+                .write(BatchReduction.reduce(List.of(AssignmentUpdate.changed(UUID.randomUUID(), "old-worker", "s", 1)))).refused()).isEmpty();
         try (RefusingTrigger unknownWorkers = RefusingTrigger.refusingUnknownWorkers(jdbc, "w-")) {
             // When a fresh projector's writer, which committed no case yet, writes a live batch of one event the
             // trigger refuses: no row it took to probe, so no probe
@@ -229,26 +226,26 @@ class BatchWriterEveryRowRefusedIntegrationTests {
                                                          String sqlState) {
         AssignmentUpdate next = AssignmentUpdate.changed(UUID.randomUUID(), "w-next", "s", 1).withJurisdiction("south");
 
-        BatchWriter.Written<AssignmentUpdate> written = projectors.write(List.of(refused));
+        BatchWriter.Written<AssignmentUpdate> written = projectors.write(BatchReduction.reduce(List.of(refused)));
 
         assertThat(written.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().sqlState())
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(refused.caseId(), sqlState));
-        assertThat(projectors.write(List.of(next)).refused()).isEmpty();
+        assertThat(projectors.write(BatchReduction.reduce(List.of(next))).refused()).isEmpty();
         assertThat(stored(List.of(refused))).isZero();
         assertThat(stored(List.of(next))).isEqualTo(1);
     }
 
     /** The projector's writer: retries a failure of the database's state, isolates a refusal that persists. */
     private BatchWriter projectorsWriter(TransactionTemplate transaction, AssignmentWriter writer) {
-        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 8), () -> false,
-                BatchWriter.Attempts.IGNORED);
+        return new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 8), new StopSignal(),
+                WriterHealth.unwatched());
     }
 
     /** A case {@code batchWriter} commits before a check is added: the row its probe rewrites. */
     private void storedCase(BatchWriter batchWriter, String jurisdiction) {
         AssignmentUpdate stored = AssignmentUpdate.changed(UUID.randomUUID(), "w-stored", "s", 1)
                 .withJurisdiction(jurisdiction);
-        assertThat(batchWriter.write(List.of(stored)).refused()).isEmpty();
+        assertThat(batchWriter.write(BatchReduction.reduce(List.of(stored))).refused()).isEmpty();
     }
 
     private void assertEveryRowRefusedThenApplied(BatchWriter batchWriter, int rows) {
@@ -261,7 +258,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
         }
 
         // When the batch is written: it fails as the database's state, naming the SQLSTATE, and nothing is set aside
-        assertThatThrownBy(() -> batchWriter.write(batch)).isInstanceOfSatisfying(BatchIsolation.EveryRowRefused.class,
+        assertThatThrownBy(() -> batchWriter.write(BatchReduction.reduce(batch))).isInstanceOfSatisfying(BatchIsolation.EveryRowRefused.class,
                 failure -> {
                     assertThat(failure.sqlState()).isEqualTo("P0001");
                     assertThat(failure.getMessage()).contains("SQLSTATE P0001");
@@ -270,7 +267,7 @@ class BatchWriterEveryRowRefusedIntegrationTests {
 
         // When the database takes rows again, the same batch is applied whole
         jdbc.update("DELETE FROM test_refuse_every_row");
-        BatchWriter.Written<AssignmentUpdate> written = batchWriter.write(batch);
+        BatchWriter.Written<AssignmentUpdate> written = batchWriter.write(BatchReduction.reduce(batch));
         assertThat(written.refused()).isEmpty();
         assertThat(stored(batch)).isEqualTo(rows);
     }

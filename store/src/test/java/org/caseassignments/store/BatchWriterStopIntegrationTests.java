@@ -1,4 +1,4 @@
-package org.caseassignments.ingest;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,13 +14,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
-import org.caseassignments.store.BatchIsolation;
-import org.caseassignments.store.CaseIds;
 import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -55,10 +50,10 @@ class BatchWriterStopIntegrationTests {
         UUID last = ids.get(2);
         jdbc.update("INSERT INTO case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision) "
                 + "VALUES (?, 'w', 's', 0)", locked);
-        AtomicBoolean stop = new AtomicBoolean();
+        StopSignal stop = new StopSignal();
         BatchWriter writer = new BatchWriter(transaction, new AssignmentWriter(jdbc),
-                new IngestMetrics(new SimpleMeterRegistry(), "test"), new FixedBackOff(1, Long.MAX_VALUE), stop::get,
-                BatchWriter.Attempts.IGNORED);
+                new WriteMetrics(new SimpleMeterRegistry(), "test"), new FixedBackOff(1, Long.MAX_VALUE), stop,
+                WriterHealth.unwatched());
         try (Connection holder = DB.dataSource().getConnection()) {
             holder.setAutoCommit(false);
             int holderPid;
@@ -70,16 +65,16 @@ class BatchWriterStopIntegrationTests {
                     holderPid = rs.getInt(1);
                 }
             }
-            CompletableFuture<Object> writing = CompletableFuture.supplyAsync(() -> writer.write(List.of(
+            CompletableFuture<Object> writing = CompletableFuture.supplyAsync(() -> writer.write(BatchReduction.reduce(List.of(
                     AssignmentUpdate.changed(refused, "poison", "s", 1),
                     AssignmentUpdate.changed(locked, "w-locked", "s", 1),
-                    AssignmentUpdate.changed(last, "w-last", "s", 1))));
+                    AssignmentUpdate.changed(last, "w-last", "s", 1)))));
 
             // When the isolation waits for the locked row, and the writer is asked to stop
             await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
                     "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))", Integer.class,
                     holderPid) > 0);
-            stop.set(true);
+            stop.raise();
             holder.commit();
 
             // Then it returns at once, failing, and writes no row after the one it was waiting for

@@ -1,8 +1,9 @@
-package org.caseassignments.ingest;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +11,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
-import org.caseassignments.store.DatabaseRejection;
-import org.caseassignments.store.StorableTime;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
@@ -47,15 +44,15 @@ class BatchWriterIntegrationTests {
 
     private final JdbcTemplate jdbc = DB.jdbc();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final IngestMetrics metrics = new IngestMetrics(registry, "test");
+    private final WriteMetrics metrics = new WriteMetrics(registry, "test");
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
     private final AssignmentWriter writer = new AssignmentWriter(jdbc);
     private final List<String> attempts = new ArrayList<>();
-    private final BatchWriter.Attempts recorded = recording(null);
+    private final WriterHealth recorded = recording(null);
 
     /** Attempts that record each call in {@link #attempts}, throwing {@code whenWritten} (if any) once written. */
-    private BatchWriter.Attempts recording(RuntimeException whenWritten) {
-        return new BatchWriter.Attempts() {
+    private WriterHealth recording(RuntimeException whenWritten) {
+        return new WriterHealth(Clock.systemUTC(), false) {
             @Override
             public void failed(RuntimeException error) {
                 attempts.add("failed");
@@ -73,17 +70,17 @@ class BatchWriterIntegrationTests {
 
     @Test
     void shouldRetryATransientFailureAndSetAsideOnlyTheRowsPostgresqlRefuses() {
-        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> false, recorded);
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), new StopSignal(), recorded);
         jdbc.execute("SELECT setval('test_attempts', 1, false)");
         UUID contended = UUID.randomUUID();
         UUID refused = UUID.randomUUID();
         UUID good = UUID.randomUUID();
         Instant occurredAt = Instant.now().minusSeconds(5);
 
-        BatchWriter.Written<AssignmentUpdate> written = retrying.write(List.of(
+        BatchWriter.Written<AssignmentUpdate> written = retrying.write(BatchReduction.reduce(List.of(
                 AssignmentUpdate.changed(contended, "contended", "s", 1),
                 AssignmentUpdate.changed(refused, "poison", "s", 1),
-                AssignmentUpdate.changed(good, "w", "s", 1)), u -> u, u -> occurredAt, 3);
+                AssignmentUpdate.changed(good, "w", "s", 1)), u -> u, u -> occurredAt));
 
         assertThat(attempts).containsExactly("failed", "written 3");
         assertThat(written.refused()).extracting(r -> r.item().caseId(), r -> r.rejection().reason())
@@ -107,8 +104,8 @@ class BatchWriterIntegrationTests {
             }
         };
         java.util.concurrent.atomic.AtomicInteger ended = new java.util.concurrent.atomic.AtomicInteger();
-        BatchWriter isolating = new BatchWriter(counting, writer, metrics, new FixedBackOff(1, 5), () -> false,
-                new BatchWriter.Attempts() {
+        BatchWriter isolating = new BatchWriter(counting, writer, metrics, new FixedBackOff(1, 5), new StopSignal(),
+                new WriterHealth(Clock.systemUTC(), false) {
                     @Override
                     public void transactionEnded() {
                         ended.incrementAndGet();
@@ -120,7 +117,7 @@ class BatchWriterIntegrationTests {
         }
 
         // When it is written: the refused row is found by bisection, in many transactions
-        isolating.write(batch, u -> u, u -> Instant.now(), batch.size());
+        isolating.write(BatchReduction.reduce(batch, u -> u, u -> Instant.now()));
 
         // Then each of them was told ended, so liveness bounds each on its own, not their sum
         assertThat(transactions.get()).isGreaterThan(2);
@@ -129,10 +126,10 @@ class BatchWriterIntegrationTests {
 
     @Test
     void shouldGiveUpOnATransientFailureWhenToldToStop() {
-        BatchWriter stopping = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> true, recorded);
+        BatchWriter stopping = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), raised(), recorded);
         jdbc.execute("SELECT setval('test_attempts', 1, false)");
 
-        assertThatThrownBy(() -> stopping.write(List.of(AssignmentUpdate.changed(UUID.randomUUID(), "contended", "s", 1))))
+        assertThatThrownBy(() -> stopping.write(BatchReduction.reduce(List.of(AssignmentUpdate.changed(UUID.randomUUID(), "contended", "s", 1)))))
                 .isInstanceOf(DataAccessException.class);
         assertThat(attempts).containsExactly("failed");
     }
@@ -143,10 +140,10 @@ class BatchWriterIntegrationTests {
         UUID sameBatch = UUID.randomUUID();
         UUID twoBatches = UUID.randomUUID();
 
-        once.write(List.of(AssignmentUpdate.changed(sameBatch, "w-first", "s", 3),
+        once.write(BatchReduction.reduce(List.of(AssignmentUpdate.changed(sameBatch, "w-first", "s", 3),
                 AssignmentUpdate.changed(sameBatch, "w-second", "s", 3),
-                AssignmentUpdate.changed(twoBatches, "w-first", "s", 3)));
-        once.write(List.of(AssignmentUpdate.changed(twoBatches, "w-second", "s", 3)));
+                AssignmentUpdate.changed(twoBatches, "w-first", "s", 3))));
+        once.write(BatchReduction.reduce(List.of(AssignmentUpdate.changed(twoBatches, "w-second", "s", 3))));
 
         assertThat(worker(sameBatch)).isEqualTo(worker(twoBatches)).isEqualTo("w-first");
         assertThat(registry.get("case_assignments.events.conflicting").tag("stage", "batch").counter().count()).isEqualTo(1);
@@ -156,30 +153,30 @@ class BatchWriterIntegrationTests {
 
     @Test
     void shouldWriteEventsThatOccurredCenturiesAgoOnceAndRecordTheirLagAtTheBound() {
-        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> false, recorded);
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), new StopSignal(), recorded);
         UUID first = UUID.randomUUID();
         UUID yearOne = UUID.randomUUID();
         Map<UUID, Instant> occurredAt = Map.of(first, StorableTime.FIRST, yearOne, Instant.parse("0001-01-01T00:00:00Z"));
 
-        retrying.write(List.of(AssignmentUpdate.changed(first, "w-first", "s", 1),
-                AssignmentUpdate.changed(yearOne, "w-year-one", "s", 1)), u -> u, u -> occurredAt.get(u.caseId()), 2);
+        retrying.write(BatchReduction.reduce(List.of(AssignmentUpdate.changed(first, "w-first", "s", 1),
+                AssignmentUpdate.changed(yearOne, "w-year-one", "s", 1)), u -> u, u -> occurredAt.get(u.caseId())));
 
         assertThat(attempts).containsExactly("written 2");
         assertThat(worker(first)).isEqualTo("w-first");
         assertThat(worker(yearOne)).isEqualTo("w-year-one");
         assertThat(registry.get("case_assignments.lag.end_to_end").timer().count()).isEqualTo(2);
         assertThat(registry.get("case_assignments.lag.end_to_end").timer().max(java.util.concurrent.TimeUnit.SECONDS))
-                .isEqualTo(IngestMetrics.LONGEST_RECORDED_LAG.toSeconds());
+                .isEqualTo(WriteMetrics.LONGEST_RECORDED_LAG.toSeconds());
     }
 
     @Test
     void shouldNotWriteABatchAgainWhenWhatFollowsItsCommitFails() {
         IllegalStateException afterCommit = new IllegalStateException("after the commit");
-        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), () -> false,
+        BatchWriter retrying = new BatchWriter(transaction, writer, metrics, new FixedBackOff(1, 5), new StopSignal(),
                 recording(afterCommit));
         UUID caseId = UUID.randomUUID();
 
-        assertThatThrownBy(() -> retrying.write(List.of(AssignmentUpdate.changed(caseId, "w", "s", 1))))
+        assertThatThrownBy(() -> retrying.write(BatchReduction.reduce(List.of(AssignmentUpdate.changed(caseId, "w", "s", 1)))))
                 .isSameAs(afterCommit);
 
         assertThat(attempts).containsExactly("written 1");
@@ -189,5 +186,11 @@ class BatchWriterIntegrationTests {
 
     private String worker(UUID caseId) {
         return jdbc.queryForObject("SELECT assigned_worker_sub FROM case_assignments WHERE case_id = ?", String.class, caseId);
+    }
+
+    private static StopSignal raised() {
+        StopSignal stop = new StopSignal();
+        stop.raise();
+        return stop;
     }
 }

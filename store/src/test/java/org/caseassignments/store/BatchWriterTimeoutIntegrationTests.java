@@ -1,10 +1,11 @@
-package org.caseassignments.ingest;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -61,8 +60,8 @@ class BatchWriterTimeoutIntegrationTests {
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(timingOut));
     private final AtomicInteger failed = new AtomicInteger();
     private final BatchWriter writer = new BatchWriter(transaction, new AssignmentWriter(new JdbcTemplate(timingOut)),
-            new IngestMetrics(new SimpleMeterRegistry(), "test"), new FixedBackOff(20, FixedBackOff.UNLIMITED_ATTEMPTS),
-            () -> false, new BatchWriter.Attempts() {
+            new WriteMetrics(new SimpleMeterRegistry(), "test"), new FixedBackOff(20, FixedBackOff.UNLIMITED_ATTEMPTS),
+            new StopSignal(), new WriterHealth(Clock.systemUTC(), false) {
                 @Override
                 public void failed(RuntimeException error) {
                     failed.incrementAndGet();
@@ -86,11 +85,11 @@ class BatchWriterTimeoutIntegrationTests {
 
             // When one thread's batch with that case times out waiting for it
             CompletableFuture<BatchWriter.Written<AssignmentUpdate>> waiting = CompletableFuture.supplyAsync(
-                    () -> writer.write(updates(first)));
+                    () -> writer.write(BatchReduction.reduce(updates(first))));
             await().atMost(Duration.ofSeconds(30)).alias("the batch with the held case timed out once")
                     .until(() -> failed.get() >= 1);
             // and another thread writes a batch of other cases meanwhile
-            CompletableFuture.supplyAsync(() -> writer.write(updates(second))).get(30, TimeUnit.SECONDS);
+            CompletableFuture.supplyAsync(() -> writer.write(BatchReduction.reduce(updates(second)))).get(30, TimeUnit.SECONDS);
 
             // Then that batch is one transaction
             assertThat(transactionsOf(second)).as("transactions of the other thread's batch").isEqualTo(1);
@@ -105,14 +104,15 @@ class BatchWriterTimeoutIntegrationTests {
     void shouldResumeABatchRetriedAfterATimeoutAfterItsCommittedPartAndCountThatPartAsWritten() {
         // Given a batch whose last row is slow past the statement timeout twice (the first try, then its own part)
         jdbc.execute("SELECT setval('test_slow_attempts', 1, false)");
-        UUID a = UUID.randomUUID();
-        UUID b = UUID.randomUUID();
-        UUID slow = UUID.randomUUID();
+        List<UUID> ids = inWrittenOrder(3);
+        UUID a = ids.get(0);
+        UUID b = ids.get(1);
+        UUID slow = ids.get(2);
         List<AssignmentUpdate> batch = List.of(AssignmentUpdate.changed(a, "w-a", "s", 1),
                 AssignmentUpdate.changed(b, "w-b", "s", 1), AssignmentUpdate.changed(slow, "slow", "s", 1));
 
         // When
-        BatchWriter.Written<AssignmentUpdate> written = writer.write(batch, u -> u, u -> Instant.now(), batch.size());
+        BatchWriter.Written<AssignmentUpdate> written = writer.write(BatchReduction.reduce(batch, u -> u, u -> Instant.now()));
 
         // Then the part written before the slow row is counted as inserted, not as unchanged by the retry
         assertThat(failed.get()).isEqualTo(1);
@@ -126,17 +126,18 @@ class BatchWriterTimeoutIntegrationTests {
         ExecutorService threadA = Executors.newSingleThreadExecutor();
         ExecutorService threadB = Executors.newSingleThreadExecutor();
         try {
-            List<AssignmentUpdate> slowBatch = List.of(AssignmentUpdate.changed(UUID.randomUUID(), "w-a", "s", 1),
-                    AssignmentUpdate.changed(UUID.randomUUID(), "w-b", "s", 1),
-                    AssignmentUpdate.changed(UUID.randomUUID(), "slow", "s", 1));
-            threadA.submit(() -> writer.write(slowBatch)).get(60, TimeUnit.SECONDS);
+            List<UUID> ids = inWrittenOrder(3);
+            List<AssignmentUpdate> slowBatch = List.of(AssignmentUpdate.changed(ids.get(0), "w-a", "s", 1),
+                    AssignmentUpdate.changed(ids.get(1), "w-b", "s", 1),
+                    AssignmentUpdate.changed(ids.get(2), "slow", "s", 1));
+            threadA.submit(() -> writer.write(BatchReduction.reduce(slowBatch))).get(60, TimeUnit.SECONDS);
             assertThat(failed.get()).as("the slow batch's attempts that failed").isEqualTo(1);
 
             // When each thread writes a batch of four other cases
             List<UUID> ofA = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
             List<UUID> ofB = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
-            threadB.submit(() -> writer.write(updates(ofB))).get(30, TimeUnit.SECONDS);
-            threadA.submit(() -> writer.write(updates(ofA))).get(30, TimeUnit.SECONDS);
+            threadB.submit(() -> writer.write(BatchReduction.reduce(updates(ofB)))).get(30, TimeUnit.SECONDS);
+            threadA.submit(() -> writer.write(BatchReduction.reduce(updates(ofA)))).get(30, TimeUnit.SECONDS);
 
             // Then thread A writes it in smaller transactions, thread B in one
             assertThat(transactionsOf(ofB)).as("transactions of thread B's batch").isEqualTo(1);
@@ -155,5 +156,10 @@ class BatchWriterTimeoutIntegrationTests {
     private long transactionsOf(List<UUID> cases) {
         return jdbc.queryForObject("SELECT count(DISTINCT xmin::text) FROM case_assignments WHERE case_id = ANY (?::uuid[])",
                 Long.class, (Object) cases.stream().map(UUID::toString).toArray(String[]::new));
+    }
+
+    /** Random case ids in the order a batch is written, PostgreSQL's: the last is the batch's last row. */
+    private static List<UUID> inWrittenOrder(int count) {
+        return java.util.stream.Stream.generate(UUID::randomUUID).limit(count).sorted(CaseIds.POSTGRES_ORDER).toList();
     }
 }

@@ -1,4 +1,4 @@
-package org.caseassignments.ingest;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,8 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -15,8 +13,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.RefusingTrigger;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -46,7 +42,7 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
 
     private final JdbcTemplate jdbc = DB.jdbc();
     private final TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(DB.dataSource()));
-    private final IngestMetrics metrics = new IngestMetrics(new SimpleMeterRegistry(), "test");
+    private final WriteMetrics metrics = new WriteMetrics(new SimpleMeterRegistry(), "test");
 
     /** One event of case number {@code c}. */
     record Event(int c, long revision, String worker) {
@@ -111,11 +107,13 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
                     AssignmentUpdate.changed(caseId, "w-4", "s", 4), AssignmentUpdate.changed(caseId, "fails-once", "s", 5));
             AssignmentUpdate kept = AssignmentUpdate.changed(caseId, REFUSED, "s", 6);
             BatchWriter writer = new BatchWriter(transaction, new AssignmentWriter(jdbc), metrics, new FixedBackOff(0, 10),
-                    () -> false, BatchWriter.Attempts.IGNORED);
+                    new StopSignal(), WriterHealth.unwatched());
 
             // When the projector's writer writes it, retrying after the failure
-            BatchWriter.Written<AssignmentUpdate> written = writer.write(List.of(kept), u -> u, u -> Instant.EPOCH, 6,
-                    setAside);
+            List<AssignmentUpdate> batch = new ArrayList<>(setAside);
+            batch.add(kept);
+            BatchWriter.Written<AssignmentUpdate> written = writer.write(BatchReduction.reduce(batch, u -> u,
+                    u -> Instant.EPOCH));
 
             // Then the failure happened and was retried
             assertThat(jdbc.queryForObject("SELECT last_value FROM test_fails_once", Long.class)).isEqualTo(2L);
@@ -213,7 +211,7 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
     }
 
     /**
-     * Writes the events in batches of the given sizes, for cases of their own: through {@code writeEach} (the replay's
+     * Writes the events in batches of the given sizes, for cases of their own: through {@code BatchReduction.reduce} (the replay's
      * and the re-drive's reduction, with the jobs' writer), or as the projector does (its own reduction, the kept
      * event of each case with the events it set aside, with a retrying writer).
      */
@@ -224,8 +222,8 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
         }
         AssignmentWriter assignments = new AssignmentWriter(jdbc);
         BatchWriter writer = projectors
-                ? new BatchWriter(transaction, assignments, metrics, new FixedBackOff(0, 10), () -> false,
-                        BatchWriter.Attempts.IGNORED)
+                ? new BatchWriter(transaction, assignments, metrics, new FixedBackOff(0, 10), new StopSignal(),
+                        WriterHealth.unwatched())
                 : BatchWriter.once(transaction, assignments, metrics);
         List<String> refused = new ArrayList<>();
         int from = 0;
@@ -233,7 +231,7 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
             List<Event> batch = events.subList(from, from + size);
             from += size;
             List<Event> refusedNow = projectors ? asTheProjector(writer, batch, ids)
-                    : writer.writeEach(batch, e -> update(e, ids), e -> Instant.EPOCH).refused().stream()
+                    : writer.write(BatchReduction.reduce(batch, e -> update(e, ids), e -> Instant.EPOCH)).refused().stream()
                             .map(r -> r.item()).toList();
             refusedNow.forEach(e -> refused.add(e.c() + "@" + e.revision()));
         }
@@ -249,25 +247,13 @@ class BatchWriterRefusalChargedToItsEventIntegrationTests {
         return new Outcome(refused, projection, history);
     }
 
-    /** The projector's reduction: the newest event per case kept, the others set aside in the order they came. */
+    /** The projector's reduction: its table of the newest event per case, the others set aside in the order they came. */
     private static List<Event> asTheProjector(BatchWriter writer, List<Event> batch, List<UUID> ids) {
-        Map<Integer, Event> kept = new LinkedHashMap<>();
-        Map<Event, AssignmentUpdate> updates = new IdentityHashMap<>();
-        List<Event> setAside = new ArrayList<>();
+        BatchReduction.NewestPerCase<Event> kept = new BatchReduction.NewestPerCase<>();
         for (Event e : batch) {
-            updates.put(e, update(e, ids));
-            Event before = kept.get(e.c());
-            if (before == null || e.revision() > before.revision()) {
-                kept.put(e.c(), e);
-                if (before != null) {
-                    setAside.add(before);
-                }
-            } else {
-                setAside.add(e);
-            }
+            kept.add(e, update(e, ids), Instant.EPOCH);
         }
-        return writer.write(new ArrayList<>(kept.values()), updates::get, e -> Instant.EPOCH, batch.size(), setAside)
-                .refused().stream().map(r -> r.item()).toList();
+        return writer.write(kept.batch()).refused().stream().map(r -> r.item()).toList();
     }
 
     private static AssignmentUpdate update(Event e, List<UUID> ids) {

@@ -1,4 +1,4 @@
-package org.caseassignments.ingest;
+package org.caseassignments.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.caseassignments.store.AssignmentUpdate;
-import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
@@ -49,8 +48,8 @@ class NotifyQueueIntegrationTests {
             fillTheNotifyQueue();
             AtomicInteger failed = new AtomicInteger();
             BatchWriter writer = new BatchWriter(transaction, new AssignmentWriter(jdbc),
-                    new IngestMetrics(new SimpleMeterRegistry(), "test"), new FixedBackOff(20, FixedBackOff.UNLIMITED_ATTEMPTS),
-                    () -> false, new BatchWriter.Attempts() {
+                    new WriteMetrics(new SimpleMeterRegistry(), "test"), new FixedBackOff(20, FixedBackOff.UNLIMITED_ATTEMPTS),
+                    new StopSignal(), new WriterHealth(Clock.systemUTC(), false) {
                         @Override
                         public void failed(RuntimeException error) {
                             failed.incrementAndGet();
@@ -62,7 +61,7 @@ class NotifyQueueIntegrationTests {
 
             // When the projector writes a batch that moves rows
             CompletableFuture<BatchWriter.Written<AssignmentUpdate>> written = CompletableFuture.supplyAsync(
-                    () -> writer.write(batch));
+                    () -> writer.write(BatchReduction.reduce(batch)));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
                     .alias("the batch written, or failed past the attempts before isolation")
                     .until(() -> written.isDone() || failed.get() > BatchWriter.SAME_BATCH_ATTEMPTS + 2);
