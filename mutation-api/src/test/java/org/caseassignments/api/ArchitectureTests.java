@@ -29,8 +29,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Fitness rules: where the version may travel, which writes are conditional, and how features depend. */
-@AnalyzeClasses(packages = "org.caseassignments.api", importOptions = ImportOption.DoNotIncludeTests.class)
+/** Fitness rules: where the version may travel, which writes are conditional, and how features and packages depend. */
+@AnalyzeClasses(packages = {"org.caseassignments.api", "org.caseassignments.management"},
+        importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
     /** The version travels in ETag and If-Match only: a body field would be a second, competing precondition. */
@@ -72,6 +73,11 @@ class ArchitectureTests {
     static final ArchRule theApiKnowsNoKafkaNorAvro = classes()
             .should().onlyDependOnClassesThat().resideOutsideOfPackages("org.apache.kafka..", "org.apache.avro..",
                     "org.caseassignments.schemas..");
+
+    /** No package cycles (decision 53): every package, the root and each nested one, is a slice of its own. */
+    @ArchTest
+    static final ArchRule noPackageCycles = slices().matching("org.caseassignments.(**)")
+            .should().beFreeOfCycles();
 
     @Test
     void shouldCatchARequestBodyThatCarriesAVersion() {

@@ -1,6 +1,7 @@
 package org.caseassignments.projector;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -25,6 +26,11 @@ class ArchitectureTests {
             .that().doNotBelongToAnyOf(BeforeCommitHook.class)
             .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..internals..")
             .because("the hook that runs before a task commits, and forwarding from it, are the one adapter to them");
+
+    /** No package cycles (decision 53): every package, the root and each nested one, is a slice of its own. */
+    @ArchTest
+    static final ArchRule noPackageCycles = slices().matching("org.caseassignments.(**)")
+            .should().beFreeOfCycles();
 
     @Test
     void shouldCatchAClassOutsideTheHookThatUsesKafkaStreamsInternals() {

@@ -1,6 +1,7 @@
 package org.caseassignments.store;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -11,7 +12,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.apache.kafka.common.header.Headers;
 import org.junit.jupiter.api.Test;
 
-/** Fitness rules of the store: the write leg takes updates, never records. */
+/** Fitness rules of the store: the write leg takes updates, never records; no package cycles (decision 53). */
 @AnalyzeClasses(packages = "org.caseassignments.store", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
@@ -37,4 +38,9 @@ class ArchitectureTests {
     static final class HoldingARecordsHeaders {
         Headers headers;
     }
+
+    /** Every package, the root and each nested one, is a slice of its own. */
+    @ArchTest
+    static final ArchRule noPackageCycles = slices().matching("org.caseassignments.(**)")
+            .should().beFreeOfCycles();
 }

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
+import org.caseassignments.api.security.ServedJurisdictions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -33,7 +34,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * no row lock may be held while it is paid. Authorization happens before the transaction opens; the
  * transaction only compares what the decision consumed.
  */
-public final class PolicyEngine {
+public final class PolicyEngine implements ServedJurisdictions {
 
     public static final String DECISION_LOG = "org.caseassignments.api.policy.decisions";
     public static final String DECISIONS_METRIC = "policy.decisions";
@@ -186,6 +187,7 @@ public final class PolicyEngine {
     }
 
     /** Whether a ruleset serves the jurisdiction now; a token naming any other is refused (401). */
+    @Override
     public boolean servesJurisdiction(String jurisdiction) {
         return registry.forJurisdiction(jurisdiction).isPresent();
     }

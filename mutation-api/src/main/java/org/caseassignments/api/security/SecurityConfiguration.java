@@ -8,7 +8,6 @@ import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
-import org.caseassignments.api.policy.PolicyEngine;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -90,12 +89,13 @@ class SecurityConfiguration {
     }
 
     @Bean
-    JwtDecoder jwtDecoder(AuthProperties auth, TokenCacheProperties cache, PolicyEngine policy, MeterRegistry meters) {
+    JwtDecoder jwtDecoder(AuthProperties auth, TokenCacheProperties cache, ServedJurisdictions served,
+                          MeterRegistry meters) {
         NimbusJwtDecoder decoder = auth.usesJwkSet()
                 ? NimbusJwtDecoder.withJwkSetUri(auth.jwkSetUri()).build()
                 : NimbusJwtDecoder.withPublicKey(publicKey(auth.publicKeyLocation())).build();
         Clock clock = Clock.systemUTC();
-        OAuth2TokenValidator<Jwt> rules = TokenRules.validator(auth, policy::servesJurisdiction, clock);
+        OAuth2TokenValidator<Jwt> rules = TokenRules.validator(auth, served::servesJurisdiction, clock);
         decoder.setJwtValidator(rules);
         return cache.maximumSize() == 0 ? decoder : new CachingJwtDecoder(decoder, rules, cache, clock).measuredBy(meters);
     }
