@@ -6,17 +6,24 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,8 +45,18 @@ class OpenApiDocumentIntegrationTests {
         registry.add("api.lists.max-page-size", () -> "37");
     }
 
+    /**
+     * The writes mapped outside the case-scoped resources that are no case's and not under {@code /foster-homes}:
+     * the error page, mapped for every method.
+     */
+    static final Set<String> WRITES_OF_NO_CASE = Set.of("/error");
+
     @LocalServerPort
     int port;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
 
     @Test
     void shouldGiveEveryOperationASummaryAndTheInfoTheProjectsLicenceByDefaultAndServeTheConfiguredServers() throws IOException {
@@ -101,5 +118,29 @@ class OpenApiDocumentIntegrationTests {
                 .filter(parameter -> parameter.path("in").asString("").equals("query")
                         && parameter.path("name").asString("").equals(name))
                 .findFirst().orElseThrow(() -> new AssertionError("no query parameter " + name + " in " + operation));
+    }
+
+    @Test
+    void shouldMapEveryWriteEitherAtACaseScopedResourceOrAsNoCases() {
+        // Given the handlers' mappings as served
+        Set<String> writes = new TreeSet<>();
+        mappings.getHandlerMethods().keySet().forEach(mapping -> {
+            Set<RequestMethod> methods = mapping.getMethodsCondition().getMethods();
+            if (methods.isEmpty() || methods.stream().anyMatch(method -> method != RequestMethod.GET)) {
+                writes.addAll(mapping.getPatternValues());
+            }
+        });
+
+        // When each write's pattern is looked up among the case-scoped resources
+        List<String> unlisted = writes.stream()
+                .filter(pattern -> CaseScopedResource.mappedAt(pattern).isEmpty())
+                .filter(pattern -> !pattern.startsWith("/foster-homes") && !WRITES_OF_NO_CASE.contains(pattern))
+                .toList();
+
+        // Then a write is the case-scoped resources' (held for the projection, holding the case) only at their
+        // mappings: none at a path they do not list, and each of their mappings is written
+        assertThat(unlisted).as("writes mapped neither at a CaseScopedResource nor as no case's").isEmpty();
+        assertThat(writes).containsAll(Arrays.stream(CaseScopedResource.values())
+                .flatMap(resource -> Stream.of(resource.ofCase(), resource.record())).toList());
     }
 }
