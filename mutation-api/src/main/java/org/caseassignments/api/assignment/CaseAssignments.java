@@ -57,7 +57,7 @@ public class CaseAssignments {
      */
     private static final String HOLD_CASE_OF = """
             WITH queued AS MATERIALIZED (SELECT case_id, %2$s AS place FROM %1$s WHERE id = ?)
-            SELECT case_id, assigned_worker_sub, supervisor_sub, assignment_revision, jurisdiction, trace_id
+            SELECT trace_id
               FROM case_assignments
              WHERE case_id = (SELECT case_id FROM queued)
                FOR SHARE
@@ -148,13 +148,20 @@ public class CaseAssignments {
      * Inside the caller's transaction, before it locks a placement or kinship option row: holds the row's case
      * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
      * The first two steps of the writers' lock order ({@link LockOrder}): the case's queue, then its row.
+     * The caller compares the row it then locks, whose assignment columns are read from this projection row under
+     * the hold ({@link #projectionColumnsOf}): the hold itself returns only the trace.
      *
      * @param table the case-scoped table of the row the caller locks next
-     * @return what it holds, with the trace of the event that set it; empty when there is no such row
+     * @return the trace id of the event that set the row it holds, which the caller passes on to what it records;
+     *         null when that event carried none, or there is no such row. Also put in the request's log context
+     *         from now on (decision 34).
      */
-    public Optional<HeldAssignment> holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
-        return jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")),
-                CaseAssignments::held, entityId).stream().findFirst();
+    public String holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
+        List<String> held = jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")),
+                (rs, row) -> rs.getString("trace_id"), entityId);
+        String traceId = held.isEmpty() ? null : held.get(0);
+        RequestIds.logAssignmentTrace(traceId);
+        return traceId;
     }
 
     /**

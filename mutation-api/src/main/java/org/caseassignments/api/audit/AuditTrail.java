@@ -129,9 +129,11 @@ public class AuditTrail implements CrossJurisdictionReads {
      * A write authorized in the caller's jurisdiction whose case moved to another before the write held it: it is
      * another jurisdiction's record now, so it is answered and recorded as any write to one (the empty 403, a record
      * of what the caller sent), never with the trace, revision or fields of the event that moved it (decision 34).
-     * Counted among the stale authorizations, by jurisdiction.
+     * Counted among the stale authorizations, by jurisdiction. The moving event's trace, which the hold put in the
+     * request's log context, is taken out of it first: nothing answered or logged after this may name it.
      */
     public void movedAway(Caller caller, String requestId, AuditAction action, ResourceRef sent) {
+        RequestIds.logAssignmentTrace(null);
         staleCounter(ResourceField.JURISDICTION.path()).increment();
         offerCrossJurisdiction(caller, requestId, action, sent);
     }

@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
@@ -82,8 +81,8 @@ class KinshipOptions {
      * with the trace of what it held.
      */
     Optional<Locked<KinshipOption>> findForNoKeyUpdate(UUID id) {
-        Optional<HeldAssignment> held = assignments.holdCaseOf(CaseScopedTable.KINSHIP_OPTIONS, id);
-        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> Locked.under(held, row));
+        String heldTrace = assignments.holdCaseOf(CaseScopedTable.KINSHIP_OPTIONS, id);
+        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> new Locked<>(row, heldTrace));
     }
 
     List<KinshipOption> listByCase(UUID caseId, ListPage.Query query) {

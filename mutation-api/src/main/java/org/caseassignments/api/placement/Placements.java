@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.http.ListPage;
@@ -92,8 +91,8 @@ class Placements {
      * with the trace of what it held.
      */
     Optional<Locked<Placement>> findForNoKeyUpdate(UUID id) {
-        Optional<HeldAssignment> held = assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
-        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> Locked.under(held, row));
+        String heldTrace = assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
+        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> new Locked<>(row, heldTrace));
     }
 
     List<Placement> listByCase(UUID caseId, ListPage.Query query) {

@@ -18,7 +18,6 @@ import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.policy.PolicyEngine;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.problem.ApiProblem;
-import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -101,7 +100,6 @@ public class GuardedCreate {
                 return response;
             });
         } catch (MovedAway moved) {
-            RequestIds.logAssignmentTrace(null); // the moving event's, which nothing answered may name (decision 34)
             audit.movedAway(caller, requestId, AuditAction.CREATE, requested);
             throw moved;
         } catch (ApiProblem problem) {

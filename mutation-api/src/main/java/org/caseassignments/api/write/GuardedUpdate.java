@@ -13,7 +13,6 @@ import org.caseassignments.api.policy.ResourceField;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
 import org.caseassignments.api.problem.ApiProblem;
-import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -103,7 +102,6 @@ public class GuardedUpdate {
                 return written;
             });
         } catch (MovedAway moved) {
-            RequestIds.logAssignmentTrace(null); // the moving event's, which nothing answered may name (decision 34)
             audit.movedAway(caller, requestId, action, before);
             throw moved;
         } catch (ApiProblem problem) {

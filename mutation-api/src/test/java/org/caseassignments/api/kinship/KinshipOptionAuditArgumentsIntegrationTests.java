@@ -9,14 +9,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.caseassignments.api.http.IfMatch;
+import org.caseassignments.api.idempotency.Idempotency;
+import org.caseassignments.api.idempotency.IdempotentCreate;
+import org.caseassignments.api.policy.PolicyDenied;
 import org.caseassignments.api.problem.ApiProblem;
 import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.api.security.Caller;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.TestETags;
+import org.caseassignments.api.write.GuardedCreate;
 import org.caseassignments.api.write.GuardedUpdate;
 import org.caseassignments.api.write.Locked;
 import org.caseassignments.store.AssignmentUpdate;
@@ -27,7 +32,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.mock.web.MockHttpServletRequest;
 
 /**
  * The request id and the trace of the event that set the assignment a write held reach its audit record as
@@ -46,6 +53,12 @@ class KinshipOptionAuditArgumentsIntegrationTests {
 
     @Autowired
     GuardedUpdate updates;
+
+    @Autowired
+    GuardedCreate creates;
+
+    @Autowired
+    Idempotency idempotency;
 
     @Autowired
     KinshipOptions options;
@@ -90,6 +103,117 @@ class KinshipOptionAuditArgumentsIntegrationTests {
         // Then the refusal's record names the request and the trace of the reassignment the update held
         assertThat(awaitOnlyRecordOf(option)).containsEntry("status", 409)
                 .containsEntry("request_id", "req-held").containsEntry("assignment_trace_id", REASSIGNMENT_TRACE);
+    }
+
+    @Test
+    void shouldRecordTheRequestAndTheHeldTraceOfACreateWhenTheLogContextIsRewrittenAfterTheHold() {
+        // Given a case whose assignment an event with a trace set
+        UUID caseId = tracedCase(TRACE);
+        UUID id = UUID.randomUUID();
+
+        // When request req-held creates a kinship option in it, and something on its thread rewrites the log context
+        // after the hold, as the row is inserted
+        MDC.put(RequestIds.MDC_KEY, "req-held");
+        creates.<KinshipOption, KinshipOption>run(WORKER, "req-held", caseId, id, withoutKey(),
+                assignment -> KinshipOption.createdIn(assignment, false),
+                assignment -> {
+                    KinshipOption created = options.insert(id, caseId, ANN, assignment, WORKER.sub());
+                    rewriteLogContext();
+                    return created;
+                },
+                created -> ResponseEntity.status(201).body(created));
+
+        // Then the record names the request and the trace of what the create held
+        assertThat(onlyRecordOf(id)).containsEntry("outcome", "WRITTEN").containsEntry("action", "create")
+                .containsEntry("request_id", "req-held").containsEntry("assignment_trace_id", TRACE);
+    }
+
+    @Test
+    void shouldRecordTheRequestAndTheReassignmentsTraceInA409CreateWhenTheLogContextIsRewrittenAfterTheHold() {
+        // Given a case whose assignment a traced event changes after the create was authorized
+        UUID caseId = tracedCase(TRACE);
+        AtomicInteger seen = new AtomicInteger();
+
+        // When request req-held creates a kinship option in it, and something on its thread rewrites the log context
+        // after the hold, as the held assignment is compared
+        MDC.put(RequestIds.MDC_KEY, "req-held");
+        assertThatThrownBy(() -> creates.<KinshipOption, KinshipOption>run(WORKER, "req-held", caseId, UUID.randomUUID(), withoutKey(),
+                assignment -> {
+                    if (seen.incrementAndGet() == 1) {
+                        // what is authorized is read; then the case is reassigned, before the hold
+                        new AssignmentWriter(jdbc).apply(List.of(
+                                AssignmentUpdate.changed(caseId, "w-2", "s-1", 3).withTraceId(REASSIGNMENT_TRACE)));
+                    } else {
+                        rewriteLogContext();
+                    }
+                    return KinshipOption.createdIn(assignment, false);
+                },
+                assignment -> {
+                    throw new AssertionError("a create whose case was reassigned under it inserts nothing");
+                },
+                created -> ResponseEntity.status(201).body(created)))
+                .isInstanceOfSatisfying(ApiProblem.class, problem -> assertThat(problem.code().name())
+                        .isEqualTo("CONCURRENT_MODIFICATION"));
+
+        // Then the refusal's record names the request and the trace of the reassignment the create held
+        Map<String, Object> refusal = await().atMost(Duration.ofSeconds(20))
+                .alias("the refusal writer to store the record")
+                .until(() -> jdbc.queryForList("SELECT * FROM audit_records WHERE case_id = ? AND action = 'create'",
+                        caseId), found -> !found.isEmpty()).get(0);
+        assertThat(refusal).containsEntry("status", 409).containsEntry("request_id", "req-held")
+                .containsEntry("assignment_trace_id", REASSIGNMENT_TRACE);
+    }
+
+    @Test
+    void shouldLogNoAssignmentTraceAfterAWriteWhoseCaseMovedToAnotherJurisdictionUnderIt() {
+        // Given a kinship option of a case whose assignment carries no trace, moved to another jurisdiction by a
+        // traced event after the update was authorized
+        UUID caseId = Cases.assignedTo(jdbc, "w-1", "s-1", 1);
+        UUID option = Rows.kinshipOption(caseId).worker("w-1").supervisor("s-1").revision(1).insert(jdbc);
+        Runnable move = () -> new AssignmentWriter(jdbc).apply(List.of(AssignmentUpdate.changed(caseId, "w-1", "s-1", 2)
+                .withJurisdiction("texas").withTraceId(REASSIGNMENT_TRACE)));
+        KinshipOptionUpdate rename = KinshipOptionUpdate.update(options, option,
+                new UpdateKinshipOptionRequest(Optional.of("Ann"), null, null));
+        KinshipOptionUpdate movedUnderIt = new KinshipOptionUpdate(options, option) {
+            @Override
+            public Optional<Locked<KinshipOption>> lockedRead() {
+                move.run();
+                return rename.lockedRead();
+            }
+
+            @Override
+            public KinshipOption afterImage(KinshipOption row) {
+                return rename.afterImage(row);
+            }
+
+            @Override
+            public KinshipOption write(KinshipOption locked) {
+                return rename.write(locked);
+            }
+        };
+
+        // When request req-moved updates it, its hold reading the moving event's trace
+        MDC.put(RequestIds.MDC_KEY, "req-moved");
+        assertThatThrownBy(() -> updates.run(WORKER, "req-moved", ifMatch(option), movedUnderIt))
+                .isInstanceOf(PolicyDenied.class);
+
+        // Then the request's log lines from then on name no assignment trace, as none was the request's to name
+        assertThat(MDC.get(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY)).isNull();
+        assertThat(MDC.get(RequestIds.MDC_KEY)).isEqualTo("req-moved");
+    }
+
+    private static final CreateKinshipOptionRequest ANN = new CreateKinshipOptionRequest("Ann", "aunt", false);
+
+    /** Another request's id and another trace, put in the thread's log context. */
+    private static void rewriteLogContext() {
+        MDC.put(RequestIds.MDC_KEY, "another-request");
+        MDC.put(RequestIds.ASSIGNMENT_TRACE_ID_MDC_KEY, OTHER_TRACE);
+    }
+
+    /** A create sent without an {@code Idempotency-Key}. */
+    private IdempotentCreate<KinshipOption> withoutKey() {
+        return idempotency.begin(WORKER, new MockHttpServletRequest("POST", "/cases/x/kinship-options"), ANN,
+                KinshipOption.class, replayed -> Optional.empty());
     }
 
     /**
