@@ -36,8 +36,9 @@ import org.springframework.util.backoff.FixedBackOff;
  *       table takes a write of no rows; a statement timeout shrinks the transactions
  *       ({@link DatabaseRejection#handling}, decision 27).</li>
  *   <li>Two events claiming one revision of a case with different assignments are counted and logged
- *       once with the case id: the first stays ({@link Outcome#CONFLICTING}) — those the reduction met
- *       ({@code stage=batch}) and those the stored row met ({@code stage=database}).</li>
+ *       once with the case id: the first stays ({@link Outcome#CONFLICTING}) — those the reduction of a batch met
+ *       ({@code stage=batch}: when the batch is written, or, for a batch gathered event by event, by its gatherer as
+ *       each arrives, {@link #conflictInBatch}) and those the stored row met ({@code stage=database}).</li>
  * </ul>
  */
 public final class BatchWriter {
@@ -315,6 +316,15 @@ public final class BatchWriter {
         } finally {
             health.transactionEnded();
         }
+    }
+
+    /**
+     * Counts and logs one event dropped from a batch being gathered because an earlier one of the batch holds its
+     * case's revision with another assignment ({@code stage=batch}): called as the event arrives, so that the line
+     * carries the log context of the record it came in.
+     */
+    public void conflictInBatch(AssignmentUpdate dropped) {
+        conflict(dropped, "batch");
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.UUID;
  * a list, {@link BatchReduction.NewestPerCase#batch} over the projector's table — so a batch is reduced once and its
  * writers never reduce it again. With each kept item it holds the items of its case the rule set aside (they go into
  * the history, decision 32, and are written one by one when PostgreSQL refuses their case, decision 48) and the
- * conflicts the rule met, which the writer reports (decision 35).
+ * conflicts {@link BatchReduction#reduce} met, which the writer reports (decision 35; the projector's table reports
+ * its own as each event arrives and carries none).
  *
  * @param <T> what the caller keeps per item (the record an event came in), handed back with a refusal; never read here
  */
@@ -110,7 +111,8 @@ public final class ReducedBatch<T> {
 
     /**
      * The updates the rule dropped at their case's kept revision with another assignment: an upstream contract
-     * violation, which the writer reports ({@code stage=batch}).
+     * violation, which the writer reports ({@code stage=batch}); none in the projector's batch, whose table reports
+     * each as it arrives ({@link BatchReduction.NewestPerCase#add}).
      */
     public List<AssignmentUpdate> conflicts() {
         return conflicts;
