@@ -51,7 +51,10 @@ public final class BatchWriter {
      */
     public static final int SAME_BATCH_ATTEMPTS = 3;
 
-    /** A batch written: what it changed, and the items PostgreSQL refused, in the order their cases came. */
+    /**
+     * A batch written: what it changed, and the items PostgreSQL refused, in the order its reduction gave its kept items
+     * (its {@code keptAsTheyCame}).
+     */
     public record Written<T>(ApplyResult result, List<BatchIsolation.Refused<T>> refused) {
     }
 
@@ -193,7 +196,10 @@ public final class BatchWriter {
         return applied;
     }
 
-    /** The refused kept items in the order their cases came (the batch is written in the order of case ids). */
+    /**
+     * The refused kept items in the order the reduction gave them ({@link ReducedBatch#keptAsTheyCame}; the batch is
+     * written in the order of case ids).
+     */
     private static <T> BatchIsolation.Isolated<ReducedBatch.Entry<T>> asTheyCame(ReducedBatch<T> batch,
             BatchIsolation.Isolated<ReducedBatch.Entry<T>> isolated) {
         if (isolated.refused().size() < 2) {

@@ -30,7 +30,11 @@ public final class ReducedBatch<T> {
     }
 
     private final List<Entry<T>> kept;
-    /** The kept items in the order their cases came: the order refusals are handed back in. */
+    /**
+     * The kept items in the order the reduction gave them, the order refusals are handed back in: the order their cases
+     * first came for {@link BatchReduction#reduce}, the order of its slots (no order of arrival) for
+     * {@link BatchReduction.NewestPerCase#batch}.
+     */
     private final List<Entry<T>> asTheyCame;
     private final Map<UUID, List<Entry<T>>> setAside;
     private final List<AssignmentUpdate> conflicts;
@@ -137,7 +141,7 @@ public final class ReducedBatch<T> {
         return new ReducedBatch<>(List.of(entry), Map.of(), List.of(), 1);
     }
 
-    /** The kept items in the order their cases came. */
+    /** The kept items in the order the reduction gave them ({@link #asTheyCame}). */
     List<Entry<T>> keptAsTheyCame() {
         return asTheyCame;
     }
