@@ -138,8 +138,10 @@ public final class BatchReduction {
      * slot's case id next to the others in one {@code long[]}, so finding an event's case costs one memory access
      * where a {@code HashMap<UUID, AssignmentUpdate>} costs four; no library map takes a 128-bit key inline. Only an
      * event whose case is already held reads the kept item, for the rule to compare the two. Besides the table it
-     * keeps, in the order they came, the items the rule set aside (history, decision 47) and the updates it dropped as
-     * {@link BatchReduction#conflicting} (reported by the writer). What it measured: BENCHMARKS.md, Projector.
+     * keeps, in the order they came, the items the rule set aside (history, decision 47); an item it drops as
+     * {@link BatchReduction#conflicting} the kept one is not kept: {@link #add} says so, and its caller reports it then,
+     * in the context of the record it came in ({@link BatchWriter#conflictInBatch}). What it measured: BENCHMARKS.md,
+     * Projector.
      *
      * @param <T> what the caller keeps per event (the record it came in)
      */
@@ -150,7 +152,6 @@ public final class BatchReduction {
         private static final int MIN_CAPACITY = 1 << 10;
 
         private final List<ReducedBatch.Entry<T>> setAside = new ArrayList<>();
-        private final List<AssignmentUpdate> conflicts = new ArrayList<>();
         private long[] slots;
         private Object[] entries;
         private int shift;
@@ -168,9 +169,10 @@ public final class BatchReduction {
          * the kept one, which came first and is that revision's entry.
          *
          * @param occurredAt when the item's event happened upstream (null when unknown)
-         * @return {@code item} when the table keeps nothing of it (dropped at its case's kept revision), else null
+         * @return whether the table holds the item (kept, or set aside for the history), or dropped it at its case's
+         *         kept revision: as a duplicate, or as {@link BatchReduction#conflicting} the kept one
          */
-        public T add(T item, AssignmentUpdate update, Instant occurredAt) {
+        public Added add(T item, AssignmentUpdate update, Instant occurredAt) {
             events++;
             ReducedBatch.Entry<T> entry = new ReducedBatch.Entry<>(item, update, occurredAt);
             UUID caseId = update.caseId();
@@ -182,26 +184,33 @@ public final class BatchReduction {
                 if (++size * 2 > entries.length) {
                     grow();
                 }
-                return null;
+                return Added.HELD;
             }
             ReducedBatch.Entry<T> kept = entry(slot);
             AssignmentUpdate winner = keep(kept.update(), update);
             if (winner != kept.update()) {
                 put(slot, high, low, winner == update ? entry : new ReducedBatch.Entry<>(item, winner, occurredAt));
                 setAside.add(kept);
-                return null;
-            }
-            if (conflicting(kept.update(), update)) {
-                conflicts.add(update);
+                return Added.HELD;
             }
             if (update.revision() != kept.update().revision()) {
                 setAside.add(entry);
-                return null;
+                return Added.HELD;
             }
-            return item;
+            return conflicting(kept.update(), update) ? Added.CONFLICTING : Added.DUPLICATE;
         }
 
-        /** What the table gathered: the kept item of each case, and what it set aside and met since it was cleared. */
+        /** What {@link #add} did with an item. */
+        public enum Added {
+            /** Kept for its case, or set aside for its history: the table holds it. */
+            HELD,
+            /** Dropped: its case's kept item came first at its revision with the same assignment. */
+            DUPLICATE,
+            /** Dropped: its case's kept item came first at its revision with another assignment (to be reported). */
+            CONFLICTING
+        }
+
+        /** What the table gathered: the kept item of each case, and what it set aside since it was cleared. */
         public ReducedBatch<T> batch() {
             List<ReducedBatch.Entry<T>> kept = new ArrayList<>(size);
             for (int slot = 0; slot < entries.length; slot++) {
@@ -209,7 +218,7 @@ public final class BatchReduction {
                     kept.add(entry(slot));
                 }
             }
-            return ReducedBatch.reduced(kept, setAside, conflicts, events);
+            return ReducedBatch.reduced(kept, setAside, List.of(), events);
         }
 
         /** The revision of the item kept for {@code caseId}, or -1 when none is held. */
@@ -244,7 +253,6 @@ public final class BatchReduction {
          */
         public void clear() {
             setAside.clear();
-            conflicts.clear();
             events = 0;
             if (entries.length > MIN_CAPACITY && size * 8 < entries.length) {
                 allocate(MIN_CAPACITY);

@@ -36,8 +36,9 @@ import org.springframework.util.backoff.FixedBackOff;
  *       table takes a write of no rows; a statement timeout shrinks the transactions
  *       ({@link DatabaseRejection#handling}, decision 27).</li>
  *   <li>Two events claiming one revision of a case with different assignments are counted and logged
- *       once with the case id: the first stays ({@link Outcome#CONFLICTING}) — those the reduction met
- *       ({@code stage=batch}) and those the stored row met ({@code stage=database}).</li>
+ *       once with the case id: the first stays ({@link Outcome#CONFLICTING}) — those the reduction of a batch met
+ *       ({@code stage=batch}: when the batch is written, or, for a batch gathered event by event, by its gatherer as
+ *       each arrives, {@link #conflictInBatch}) and those the stored row met ({@code stage=database}).</li>
  * </ul>
  */
 public final class BatchWriter {
@@ -50,7 +51,10 @@ public final class BatchWriter {
      */
     public static final int SAME_BATCH_ATTEMPTS = 3;
 
-    /** A batch written: what it changed, and the items PostgreSQL refused, in the order their cases came. */
+    /**
+     * A batch written: what it changed, and the items PostgreSQL refused, in the order its reduction gave its kept items
+     * (its {@code keptAsTheyCame}).
+     */
     public record Written<T>(ApplyResult result, List<BatchIsolation.Refused<T>> refused) {
     }
 
@@ -192,7 +196,10 @@ public final class BatchWriter {
         return applied;
     }
 
-    /** The refused kept items in the order their cases came (the batch is written in the order of case ids). */
+    /**
+     * The refused kept items in the order the reduction gave them ({@link ReducedBatch#keptAsTheyCame}; the batch is
+     * written in the order of case ids).
+     */
     private static <T> BatchIsolation.Isolated<ReducedBatch.Entry<T>> asTheyCame(ReducedBatch<T> batch,
             BatchIsolation.Isolated<ReducedBatch.Entry<T>> isolated) {
         if (isolated.refused().size() < 2) {
@@ -315,6 +322,15 @@ public final class BatchWriter {
         } finally {
             health.transactionEnded();
         }
+    }
+
+    /**
+     * Counts and logs one event dropped from a batch being gathered because an earlier one of the batch holds its
+     * case's revision with another assignment ({@code stage=batch}): called as the event arrives, so that the line
+     * carries the log context of the record it came in.
+     */
+    public void conflictInBatch(AssignmentUpdate dropped) {
+        conflict(dropped, "batch");
     }
 
     /**

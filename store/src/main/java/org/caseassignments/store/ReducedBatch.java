@@ -15,7 +15,8 @@ import java.util.UUID;
  * a list, {@link BatchReduction.NewestPerCase#batch} over the projector's table — so a batch is reduced once and its
  * writers never reduce it again. With each kept item it holds the items of its case the rule set aside (they go into
  * the history, decision 32, and are written one by one when PostgreSQL refuses their case, decision 48) and the
- * conflicts the rule met, which the writer reports (decision 35).
+ * conflicts {@link BatchReduction#reduce} met, which the writer reports (decision 35; the projector's table reports
+ * its own as each event arrives and carries none).
  *
  * @param <T> what the caller keeps per item (the record an event came in), handed back with a refusal; never read here
  */
@@ -29,7 +30,11 @@ public final class ReducedBatch<T> {
     }
 
     private final List<Entry<T>> kept;
-    /** The kept items in the order their cases came: the order refusals are handed back in. */
+    /**
+     * The kept items in the order the reduction gave them, the order refusals are handed back in: the order their cases
+     * first came for {@link BatchReduction#reduce}, the order of its slots (no order of arrival) for
+     * {@link BatchReduction.NewestPerCase#batch}.
+     */
     private final List<Entry<T>> asTheyCame;
     private final Map<UUID, List<Entry<T>>> setAside;
     private final List<AssignmentUpdate> conflicts;
@@ -110,7 +115,8 @@ public final class ReducedBatch<T> {
 
     /**
      * The updates the rule dropped at their case's kept revision with another assignment: an upstream contract
-     * violation, which the writer reports ({@code stage=batch}).
+     * violation, which the writer reports ({@code stage=batch}); none in the projector's batch, whose table reports
+     * each as it arrives ({@link BatchReduction.NewestPerCase#add}).
      */
     public List<AssignmentUpdate> conflicts() {
         return conflicts;
@@ -135,7 +141,7 @@ public final class ReducedBatch<T> {
         return new ReducedBatch<>(List.of(entry), Map.of(), List.of(), 1);
     }
 
-    /** The kept items in the order their cases came. */
+    /** The kept items in the order the reduction gave them ({@link #asTheyCame}). */
     List<Entry<T>> keptAsTheyCame() {
         return asTheyCame;
     }

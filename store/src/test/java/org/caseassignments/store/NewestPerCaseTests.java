@@ -8,6 +8,7 @@ import java.util.Random;
 import java.util.UUID;
 
 import org.caseassignments.store.BatchReduction.NewestPerCase;
+import org.caseassignments.store.BatchReduction.NewestPerCase.Added;
 import org.junit.jupiter.api.Test;
 
 /** The pending table keeps and sets aside exactly what the one reduction rule does, however many cases and collisions. */
@@ -49,17 +50,18 @@ class NewestPerCaseTests {
         NewestPerCase<AssignmentUpdate> table = table();
         AssignmentUpdate first = AssignmentUpdate.changed(caseId, "w-first", "s", 3);
         AssignmentUpdate later = AssignmentUpdate.changed(caseId, "w-later", "s", 3);
-        assertThat(add(table, AssignmentUpdate.changed(caseId, "w-lower", "s", 1))).isNull();
-        // each add tells whether the table let go of the item: only one at its case's kept revision
-        assertThat(add(table, first)).isNull();
-        assertThat(add(table, later)).isSameAs(later);
-        add(table, AssignmentUpdate.changed(caseId, "w-first", "s", 3));
+        assertThat(add(table, AssignmentUpdate.changed(caseId, "w-lower", "s", 1))).isEqualTo(Added.HELD);
+        // each add tells whether the table let go of the item: only one at its case's kept revision, a conflict when
+        // its assignment differs from the kept one's
+        assertThat(add(table, first)).isEqualTo(Added.HELD);
+        assertThat(add(table, later)).isEqualTo(Added.CONFLICTING);
+        assertThat(add(table, AssignmentUpdate.changed(caseId, "w-first", "s", 3))).isEqualTo(Added.DUPLICATE);
         add(table, AssignmentUpdate.changed(caseId, "w-older", "s", 2));
         add(table, AssignmentUpdate.created(caseId, "w-created", "s"));
 
         ReducedBatch<AssignmentUpdate> batch = table.batch();
         assertThat(batch.updates()).containsExactly(AssignmentUpdate.changed(caseId, "w-first", "s", 3));
-        assertThat(batch.conflicts()).containsExactly(AssignmentUpdate.changed(caseId, "w-later", "s", 3));
+        assertThat(batch.conflicts()).isEmpty();
         assertThat(batch.history()).extracting(seen -> seen.update().assignedWorkerSub())
                 .containsExactly("w-lower", "w-older", "w-created", "w-first");
         assertThat(batch.events()).isEqualTo(6);
@@ -106,7 +108,7 @@ class NewestPerCaseTests {
         return new NewestPerCase<>();
     }
 
-    private static AssignmentUpdate add(NewestPerCase<AssignmentUpdate> table, AssignmentUpdate update) {
+    private static Added add(NewestPerCase<AssignmentUpdate> table, AssignmentUpdate update) {
         return table.add(update, update, null);
     }
 }

@@ -1,6 +1,7 @@
 package org.caseassignments.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -64,6 +66,8 @@ class DocumentationTests {
     private static final String LIST = "\\[decision \\d+\\]\\(\\d{4}-[a-z0-9-]+\\.md\\)(?:, \\[decision \\d+\\]\\(\\d{4}-[a-z0-9-]+\\.md\\))*";
     private static final Pattern STATUS = Pattern.compile("\\*\\*Status:\\*\\* (Accepted|Amended by (" + LIST
             + ")|Superseded by (" + LIST + "))(?:\\. Amends (" + LIST + "))?(?:\\. Supersedes (" + LIST + "))?\\.(?: .*)?");
+    /** A numbered line of a Markdown list, which inside the walk must be a {@link #WALK_STEP}. */
+    private static final Pattern NUMBERED_LINE = Pattern.compile("\\d+\\. ");
     /** A step of the walk in docs/architecture.md: {@code 3. `CaseEventReader` (ingest): what it does}. */
     private static final Pattern WALK_STEP = Pattern.compile("(\\d+)\\. `([A-Z][A-Za-z0-9]*)` \\(([a-z-]+)\\): .+");
     private static final Pattern LINK = Pattern.compile("\\[decision (\\d+)\\]\\((\\d{4})-[a-z0-9-]+\\.md\\)");
@@ -169,17 +173,7 @@ class DocumentationTests {
      */
     @Test
     void shouldListTheWalkOfAnAcceptedEventWithClassesThatExistInTheirModulesWithinTwelveFilesAndFourTransitions() {
-        List<String> lines = lines(root().resolve("docs/architecture.md"));
-        int from = lines.indexOf("### The walk of one accepted event");
-        assertThat(from).as("docs/architecture.md has a section \"### The walk of one accepted event\"").isNotNegative();
-        List<WalkStep> walk = new ArrayList<>();
-        for (int i = from + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
-            Matcher step = WALK_STEP.matcher(lines.get(i));
-            if (step.matches()) {
-                assertThat(Integer.parseInt(step.group(1))).as("step numbers in order").isEqualTo(walk.size() + 1);
-                walk.add(new WalkStep(step.group(2), step.group(3)));
-            }
-        }
+        List<WalkStep> walk = walk(lines(root().resolve("docs/architecture.md")));
         List<String> missing = new ArrayList<>();
         for (WalkStep step : walk) {
             Path main = root().resolve(step.module()).resolve("src/main/java");
@@ -202,6 +196,46 @@ class DocumentationTests {
         assertThat(missing).as("classes the walk lists that their module's main code does not declare").isEmpty();
         assertThat(walk).as("files on the walk").hasSizeLessThanOrEqualTo(12).doesNotHaveDuplicates();
         assertThat(transitions).as("module transitions on the walk").isLessThanOrEqualTo(4);
+    }
+
+    @Test
+    void shouldRefuseAWalkWithANumberedLineThatIsNotAStep() {
+        // Given a walk whose second numbered line does not name its class and module as a step does
+        List<String> lines = List.of("### The walk of one accepted event", "",
+                "1. `ProjectorTopology` (projector): reads the input topics",
+                "2. DecodeProcessor in projector: decodes the record",
+                "3. `Guard` (store): the never-rewind rule");
+
+        // When it is read, then it is refused, naming that line, rather than skipped
+        assertThatThrownBy(() -> walk(lines)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("2. DecodeProcessor in projector");
+    }
+
+    /**
+     * The steps of the walk section in {@code lines}: every numbered line in it ({@code N. }) must be a step, numbered
+     * in order, so that none is skipped unread.
+     */
+    private static List<WalkStep> walk(List<String> lines) {
+        int from = lines.indexOf("### The walk of one accepted event");
+        assertThat(from).as("docs/architecture.md has a section \"### The walk of one accepted event\"").isNotNegative();
+        List<WalkStep> walk = new ArrayList<>();
+        List<String> notSteps = new ArrayList<>();
+        List<Integer> numbers = new ArrayList<>();
+        for (int i = from + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
+            if (!NUMBERED_LINE.matcher(lines.get(i)).lookingAt()) {
+                continue;
+            }
+            Matcher step = WALK_STEP.matcher(lines.get(i));
+            if (!step.matches()) {
+                notSteps.add(lines.get(i));
+                continue;
+            }
+            numbers.add(Integer.parseInt(step.group(1)));
+            walk.add(new WalkStep(step.group(2), step.group(3)));
+        }
+        assertThat(notSteps).as("numbered lines of the walk that are not a step N. `Class` (module): …").isEmpty();
+        assertThat(numbers).as("step numbers in order").isEqualTo(IntStream.rangeClosed(1, walk.size()).boxed().toList());
+        return walk;
     }
 
     private record WalkStep(String type, String module) {

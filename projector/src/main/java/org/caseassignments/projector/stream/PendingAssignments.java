@@ -119,9 +119,27 @@ public final class PendingAssignments extends BeforeCommitHook {
          */
         List<BatchIsolation.Refused<Event>> apply(ReducedBatch<Event> batch);
 
+        /**
+         * Counts and logs an event dropped as it arrives because an earlier one of the batch claims its case's revision
+         * with another assignment; called in the log context of the dropped event's record. None in a flusher made of
+         * {@link #apply} alone (tests).
+         */
+        default void conflicting(AssignmentUpdate dropped) {
+        }
+
         /** The one in use: the store's batch writer, which writes through its guarded {@code AssignmentWriter}. */
         static Flusher through(BatchWriter writer) {
-            return batch -> writer.write(batch).refused();
+            return new Flusher() {
+                @Override
+                public List<BatchIsolation.Refused<Event>> apply(ReducedBatch<Event> batch) {
+                    return writer.write(batch).refused();
+                }
+
+                @Override
+                public void conflicting(AssignmentUpdate dropped) {
+                    writer.conflictInBatch(dropped);
+                }
+            };
         }
     }
 
@@ -179,11 +197,16 @@ public final class PendingAssignments extends BeforeCommitHook {
      */
     public void add(Event event) {
         bytes += event.retainedBytes();
-        if (byCase.add(event, event.update(), event.occurredAt()) != null) {
+        BatchReduction.NewestPerCase.Added added = byCase.add(event, event.update(), event.occurredAt());
+        if (added != BatchReduction.NewestPerCase.Added.HELD) {
             // Dropped at its case's kept revision: the kept one came first at that revision, and the first payload of
             // a revision is its entry, as in the projection. Any other event the table replaced or passed over stays
             // with its record, its bytes counted, as the history of its case (decision 47).
             bytes -= event.retainedBytes();
+        }
+        if (added == BatchReduction.NewestPerCase.Added.CONFLICTING) {
+            // reported now, while the dropped event's record names the log line (decision 35)
+            flusher.conflicting(event.update());
         }
         lastEventAt = context.currentSystemTimeMs();
         if (firstTakenAt == 0) {

@@ -54,13 +54,20 @@ class PendingAssignmentsTests {
         context = new MockProcessorContext<>();
         pacing = new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
                 maxPendingBytes, writeWithin);
-        pending = store(batch -> {
-            flushed.add(batch.updates());
-            List<AssignmentUpdate> history = batch.history().stream().map(SeenRevision::update).toList();
-            flushedSetAside.add(history.subList(0, history.size() - batch.updates().size()));
-            flushedEvents.add(batch.events());
-            conflicts.addAll(batch.conflicts());
-            return List.of();
+        pending = store(new PendingAssignments.Flusher() {
+            @Override
+            public List<BatchIsolation.Refused<PendingAssignments.Event>> apply(ReducedBatch<PendingAssignments.Event> batch) {
+                flushed.add(batch.updates());
+                List<AssignmentUpdate> history = batch.history().stream().map(SeenRevision::update).toList();
+                flushedSetAside.add(history.subList(0, history.size() - batch.updates().size()));
+                flushedEvents.add(batch.events());
+                return List.of();
+            }
+
+            @Override
+            public void conflicting(AssignmentUpdate dropped) {
+                conflicts.add(dropped);
+            }
         });
         context.addStateStore(pending);
         pending.attach(context, refused -> deadLettered.addAll(refused.stream().map(r -> r.item()).toList()));
@@ -292,13 +299,18 @@ class PendingAssignmentsTests {
     }
 
     @Test
-    void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondOnce() {
+    void shouldKeepTheFirstOfTwoEventsAtOneRevisionAndReportTheSecondOnceAsItArrives() {
+        // Given a case's event at revision 4
         UUID caseId = UUID.randomUUID();
         add(caseId, "first", 4);
-        add(caseId, "second", 4);
-        add(caseId, "first", 4);
 
+        // When another one claims revision 4 with another assignment, and the first comes again
+        add(caseId, "second", 4);
+        assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");
+        add(caseId, "first", 4);
         pending.flushCache();
+
+        // Then the first is written, and the second was reported once, as it arrived
 
         assertThat(flushed.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first");
         assertThat(conflicts).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("second");
