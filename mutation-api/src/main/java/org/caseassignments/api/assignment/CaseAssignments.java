@@ -11,9 +11,9 @@ import java.util.UUID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.requestid.RequestIds;
 import org.caseassignments.store.LockOrder;
+import org.caseassignments.store.jdbc.OneRoundTrip;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
-import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.store.AdvisoryLocks;
+import org.caseassignments.store.jdbc.OneRoundTrip;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;

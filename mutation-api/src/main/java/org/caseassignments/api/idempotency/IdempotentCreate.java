@@ -5,7 +5,7 @@ import java.util.function.Supplier;
 
 import org.caseassignments.api.idempotency.Idempotency.Repeat;
 import org.caseassignments.api.idempotency.IdempotencyKeys.Recorded;
-import org.caseassignments.api.jdbc.OneRoundTrip;
+import org.caseassignments.store.jdbc.OneRoundTrip;
 import org.springframework.http.ResponseEntity;
 
 /**

@@ -2,11 +2,11 @@ package org.caseassignments.api.audit;
 
 import java.util.UUID;
 
-import org.caseassignments.api.jdbc.OneRoundTrip;
 import org.caseassignments.api.policy.Decision;
 import org.caseassignments.api.policy.ResourceRef;
 import org.caseassignments.api.policy.UpdateAuthorization;
 import org.caseassignments.api.security.Caller;
+import org.caseassignments.store.jdbc.OneRoundTrip;
 import org.springframework.context.ApplicationContext;
 
 /** For the update benchmark only: the application's audit trail with the write's record left out. */

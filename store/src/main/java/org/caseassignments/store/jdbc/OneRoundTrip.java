@@ -1,4 +1,4 @@
-package org.caseassignments.api.jdbc;
+package org.caseassignments.store.jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
