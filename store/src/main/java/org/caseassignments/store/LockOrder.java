@@ -15,12 +15,14 @@ import java.util.List;
  *       lockers join the current holders while an updater waits, so without the queue a steady stream of API
  *       writes on one case would keep the projector's update of it waiting for ever (decision 33);</li>
  *   <li>the case's projection row ({@code case_assignments}): the projector's upsert locks it
- *       ({@link AssignmentWriter}, in case-id order within a batch); an API write holds it {@code FOR SHARE};</li>
+ *       ({@link AssignmentWriter}, in case-id order within a batch); an API write holds it {@code FOR SHARE}
+ *       ({@code hold.CaseHold}, with the queue before it);</li>
  *   <li>the case-scoped rows ({@code placements}, {@code kinship_options}): the projector's entity-copy
- *       update after its upsert; an API update's locked re-read ({@code FOR NO KEY UPDATE}) or create's insert;</li>
+ *       update after its upsert; an API update's locked re-read ({@code FOR NO KEY UPDATE}), which takes the case's
+ *       hold, or create's insert ({@code placement.PlacementRows}, {@code kinship.KinshipOptionRows});</li>
  *   <li>the foster home ({@code foster_homes}): taken {@code FOR UPDATE} by the occupancy trigger when a
  *       placement becomes ACTIVE in it or moves to it while ACTIVE ({@link HomeGate}), after the placement's row
- *       lock; a home's own update locks it alone and only reads placements.</li>
+ *       lock; a home's own update locks it alone and only reads placements ({@code fosterhome.FosterHomeRows}).</li>
  * </ol>
  * A statement locks at most one foster home (the destination; leaving a home frees a place and needs no lock),
  * so two placements swapping homes never wait for each other's home. The projector's entity-copy update
@@ -30,7 +32,9 @@ import java.util.List;
  *
  * <p>Who writes which table: {@code case_assignments} is written by the projector's upsert (and a rebuild's shadow
  * of it, renamed in by the swap); {@code placements} and {@code kinship_options} by the projector's follow, the
- * entity repair and the API; {@code foster_homes} by the API and the occupancy trigger. The classes whose SQL takes
+ * entity repair and the API; {@code foster_homes} by the API and the occupancy trigger. The API's locks and writes
+ * are this module's operations, in the packages named above: the API calls them and issues no such SQL of its own.
+ * The classes whose SQL takes
  * these locks or writes these tables are {@link #WRITERS}, and only those: {@code LockOrderTests} reads the SQL of
  * every module's main code and fails for a lock or a write of these tables anywhere else, so a new writer is added
  * here, with its place in the order, before it can land. docs/architecture.md, "Locks", says the same in prose.
@@ -48,13 +52,13 @@ public final class LockOrder {
             new Writer("org.caseassignments.store.CaseQueue",
                     "the projector's queue: exclusive, in key order, holding no case row, then the upsert's case rows"),
             new Writer("org.caseassignments.store.LockOrder", "the API's place in a case's queue (shared)"),
-            new Writer("org.caseassignments.api.assignment.CaseAssignments",
+            new Writer("org.caseassignments.store.hold.CaseHold",
                     "an API write: the case's queue, then its case row FOR SHARE, before any case-scoped row"),
-            new Writer("org.caseassignments.api.placement.Placements",
-                    "an API placement write: after CaseAssignments holds the case, the placement row (and the home, by trigger)"),
-            new Writer("org.caseassignments.api.kinship.KinshipOptions",
-                    "an API kinship write: after CaseAssignments holds the case, the kinship option row"),
-            new Writer("org.caseassignments.api.fosterhome.FosterHomes",
+            new Writer("org.caseassignments.store.placement.PlacementRows",
+                    "an API placement write: after CaseHold holds the case, the placement row (and the home, by trigger)"),
+            new Writer("org.caseassignments.store.kinship.KinshipOptionRows",
+                    "an API kinship write: after CaseHold holds the case, the kinship option row"),
+            new Writer("org.caseassignments.store.fosterhome.FosterHomeRows",
                     "an API foster home update: the home alone (it only reads placements)"),
             new Writer("org.caseassignments.backfill.rebuild.ShadowTables",
                     "the rebuild's swap: renames case_assignments under a short ACCESS EXCLUSIVE lock, no row lock"));

@@ -15,29 +15,21 @@ import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.HomeGateRefusals;
 import org.caseassignments.api.write.Locked;
 import org.caseassignments.store.LockOrder.CaseScopedTable;
+import org.caseassignments.store.hold.HeldCase;
+import org.caseassignments.store.placement.PlacementRows;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
-/** The placement table's statements; a write locks its row after its case's ({@code LockOrder}, store). */
+/**
+ * The placement table's reads, and its locks and writes through {@link PlacementRows} (store): a write locks its row
+ * after its case's ({@code LockOrder}, store).
+ */
 @Repository
 class Placements {
 
-    /**
-     * The row, with its case's assignment and jurisdiction from the projection (a placement inherits the
-     * jurisdiction; null while the case's is unknown), not from the row's copy (decision 29).
-     */
-    private static final String COLUMNS = """
-            id, case_id, status, foster_home_id, start_date, end_date, row_version, created_at, updated_at, created_by,
-            """ + CaseAssignments.projectionColumnsOf(CaseScopedTable.PLACEMENTS);
-
-    private static final String FIND = "SELECT " + COLUMNS + " FROM placements WHERE id = ?";
-
-    /** No key column changes, so the weaker lock: it still excludes every other writer of the row. */
-    private static final String FIND_FOR_NO_KEY_UPDATE = FIND + " FOR NO KEY UPDATE";
-
     /** A page of a case's list; the index on {@code case_id} finds the case's rows. */
-    private static final String LIST_BY_CASE = "SELECT " + COLUMNS + " FROM placements WHERE case_id = ?";
+    private static final String LIST_BY_CASE = "SELECT " + PlacementRows.COLUMNS + " FROM placements WHERE case_id = ?";
 
     /**
      * A page of a home's list, of the cases of one jurisdiction only: a placement of a case that moved to another
@@ -46,7 +38,7 @@ class Placements {
      * {@code (foster_home_id, created_at, id)} (V16) walks them in list order.
      */
     private static final String LIST_BY_HOME = """
-            SELECT\s""" + COLUMNS + """
+            SELECT\s""" + PlacementRows.COLUMNS + """
 
               FROM placements
              WHERE foster_home_id = ?
@@ -54,36 +46,22 @@ class Placements {
                             WHERE ca.case_id = placements.case_id AND ca.jurisdiction = ?)""";
     private static final String WITH_STATUS = " AND status = ?";
 
-    private static final String INSERT = """
-            INSERT INTO placements (id, case_id, status, foster_home_id, start_date, end_date,
-                                    assigned_worker_sub, supervisor_sub, assignment_revision, created_by)
-            VALUES (?, ?, 'PROPOSED', ?, ?, ?, ?, ?, ?, ?)
-            RETURNING\s""" + COLUMNS;
-
-    /** The database moves {@code row_version} on every UPDATE (V15); the WHERE names the version the write read. */
-    private static final String UPDATE = """
-            UPDATE placements
-               SET status = ?, foster_home_id = ?, start_date = ?, end_date = ?,
-                   updated_at = now(),
-            """ + CaseAssignments.copyFromProjection(CaseScopedTable.PLACEMENTS) + """
-
-             WHERE id = ? AND row_version = ?
-            RETURNING\s""" + COLUMNS;
-
     /** A placement may only name a home of its own jurisdiction; any other is as absent as one that does not exist. */
     private static final String FOSTER_HOME_EXISTS =
             "SELECT EXISTS (SELECT 1 FROM foster_homes WHERE id = ? AND jurisdiction = ?)";
 
     private final JdbcTemplate jdbc;
+    private final PlacementRows rows;
     private final CaseAssignments assignments;
 
     Placements(JdbcTemplate jdbc, CaseAssignments assignments) {
         this.jdbc = jdbc;
+        this.rows = new PlacementRows(jdbc);
         this.assignments = assignments;
     }
 
     Optional<Placement> find(UUID id) {
-        return one(FIND, id);
+        return jdbc.query(PlacementRows.FIND, Placements::map, id).stream().findFirst();
     }
 
     /**
@@ -91,8 +69,8 @@ class Placements {
      * with the trace of what it held.
      */
     Optional<Locked<Placement>> findForNoKeyUpdate(UUID id) {
-        String heldTrace = assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
-        return one(FIND_FOR_NO_KEY_UPDATE, id).map(row -> new Locked<>(row, heldTrace));
+        HeldCase held = assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
+        return rows.lockForNoKeyUpdate(held, Placements::map).map(row -> new Locked<>(row, held.traceId()));
     }
 
     List<Placement> listByCase(UUID caseId, ListPage.Query query) {
@@ -115,9 +93,9 @@ class Placements {
 
     Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, ProjectedAssignment assignment, String createdBy) {
         try {
-            return jdbc.queryForObject(INSERT, Placements::map, id, caseId, request.fosterHomeId(), request.startDate(),
-                    request.endDate(), assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(),
-                    assignment.revision(), createdBy);
+            return rows.insert(id, caseId, request.fosterHomeId(), request.startDate(), request.endDate(),
+                    assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(), assignment.revision(),
+                    createdBy, Placements::map);
         } catch (DataAccessException e) {
             throw HomeGateRefusals.translate(e); // a home whose licence refuses new placements
         }
@@ -126,17 +104,12 @@ class Placements {
     /** Writes the changed fields over the locked row at its locked version. */
     Placement update(Placement changed) {
         try {
-            return jdbc.query(UPDATE, Placements::map, changed.status().name(), changed.fosterHomeId(),
-                            changed.startDate(), changed.endDate(), changed.id(), changed.rowVersion())
-                    .stream().findFirst()
+            return rows.update(changed.id(), changed.rowVersion(), changed.status().name(), changed.fosterHomeId(),
+                            changed.startDate(), changed.endDate(), Placements::map)
                     .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
         } catch (DataAccessException e) {
             throw HomeGateRefusals.translate(e); // the home is full or not licensed for it
         }
-    }
-
-    private Optional<Placement> one(String sql, UUID id) {
-        return jdbc.query(sql, Placements::map, id).stream().findFirst();
     }
 
     private static Placement map(ResultSet rs, int row) throws SQLException {

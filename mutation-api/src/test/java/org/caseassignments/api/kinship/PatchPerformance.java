@@ -20,7 +20,6 @@ import java.util.stream.Stream;
 
 import org.caseassignments.api.MutationApiApplication;
 import org.caseassignments.api.assignment.AssignmentPair;
-import org.caseassignments.api.assignment.CaseAssignments;
 import org.caseassignments.api.audit.AuditTrail;
 import org.caseassignments.api.audit.AuditWithoutWrites;
 import org.caseassignments.api.http.IfMatch;
@@ -40,6 +39,7 @@ import org.caseassignments.api.write.ResourceUpdate;
 import org.caseassignments.api.write.Versioned;
 import org.caseassignments.testkit.Rows;
 import org.caseassignments.store.LockOrder.CaseScopedTable;
+import org.caseassignments.store.hold.CaseHold;
 import org.caseassignments.testkit.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -502,7 +502,7 @@ public final class PatchPerformance {
                 COMMIT;
                 """.formatted(id, KINSHIP_COLUMNS,
                 // one line: pgbench ends a meta-command at the line's end
-                CaseAssignments.copyFromProjection(CaseScopedTable.KINSHIP_OPTIONS).replace('\n', ' '));
+                CaseHold.copyFromProjection(CaseScopedTable.KINSHIP_OPTIONS).replace('\n', ' '));
     }
 
     /** The GET's one statement ({@code Placements.find}), on the client's own placement. */
