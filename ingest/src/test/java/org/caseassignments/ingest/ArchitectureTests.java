@@ -6,10 +6,18 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import org.caseassignments.testkit.architecture.LockingSql;
 
-/** Fitness rules of ingest: no package cycles (decision 53). */
+/** Fitness rules of ingest: only store locks or writes the ordered tables; no package cycles (decision 53). */
 @AnalyzeClasses(packages = "org.caseassignments.ingest", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
+
+    /**
+     * Only store locks or writes the tables of the lock order: this module calls its operations (LockingSql, testkit,
+     * reads the SQL in each compiled class's string constants).
+     */
+    @ArchTest
+    static final ArchRule onlyStoreLocksOrWritesTheOrderedTables = LockingSql.onlyStoreLocksOrWritesTheOrderedTables();
 
     /** Every package, the root and each nested one, is a slice of its own. */
     @ArchTest

@@ -22,6 +22,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.write.Versioned;
+import org.caseassignments.testkit.architecture.LockingSql;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -73,6 +74,13 @@ class ArchitectureTests {
     static final ArchRule theApiKnowsNoKafkaNorAvro = classes()
             .should().onlyDependOnClassesThat().resideOutsideOfPackages("org.apache.kafka..", "org.apache.avro..",
                     "org.caseassignments.schemas..");
+
+    /**
+     * Only store locks or writes the tables of the lock order: this module calls its operations (LockingSql, testkit,
+     * reads the SQL in each compiled class's string constants).
+     */
+    @ArchTest
+    static final ArchRule onlyStoreLocksOrWritesTheOrderedTables = LockingSql.onlyStoreLocksOrWritesTheOrderedTables();
 
     /** No package cycles (decision 53): every package, the root and each nested one, is a slice of its own. */
     @ArchTest

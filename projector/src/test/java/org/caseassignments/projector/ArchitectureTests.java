@@ -12,6 +12,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.caseassignments.projector.stream.BeforeCommitHook;
 import org.junit.jupiter.api.Test;
+import org.caseassignments.testkit.architecture.LockingSql;
 
 /** Fitness rules of the projector and the modules it runs (ingest, store, schemas). */
 @AnalyzeClasses(packages = "org.caseassignments", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -26,6 +27,13 @@ class ArchitectureTests {
             .that().doNotBelongToAnyOf(BeforeCommitHook.class)
             .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..internals..")
             .because("the hook that runs before a task commits, and forwarding from it, are the one adapter to them");
+
+    /**
+     * Only store locks or writes the tables of the lock order: this module calls its operations (LockingSql, testkit,
+     * reads the SQL in each compiled class's string constants).
+     */
+    @ArchTest
+    static final ArchRule onlyStoreLocksOrWritesTheOrderedTables = LockingSql.onlyStoreLocksOrWritesTheOrderedTables();
 
     /** No package cycles (decision 53): every package, the root and each nested one, is a slice of its own. */
     @ArchTest

@@ -35,15 +35,18 @@ import java.util.List;
  * entity repair and the API; {@code foster_homes} by the API and the occupancy trigger. The API's locks and writes
  * are this module's operations, in the packages named above: the API calls them and issues no such SQL of its own.
  * The classes whose SQL takes
- * these locks or writes these tables are {@link #WRITERS}, and only those: {@code LockOrderTests} reads the SQL of
- * every module's main code and fails for a lock or a write of these tables anywhere else, so a new writer is added
- * here, with its place in the order, before it can land. docs/architecture.md, "Locks", says the same in prose.
+ * these locks or writes these tables are {@link #WRITERS}, all of them this module's, and only those: an ArchUnit
+ * rule every other module applies ({@code LockingSql}, testkit) reads the SQL in the string constants of its compiled
+ * classes and fails for a lock or a write of these tables (or of {@code case_assignment_history}) outside
+ * {@code store}, and {@code LockOrderTests} does the same for this module's classes not listed here, so a new writer
+ * is an operation of this module, added here with its place in the order, before it can land. docs/architecture.md,
+ * "Locks", says the same in prose.
  */
 public final class LockOrder {
 
     /**
      * Every class whose SQL takes a lock of the order or writes a table it covers, with the steps it takes, in
-     * order. Named by their source's fully qualified name: most live in modules that depend on this one.
+     * order. Named by their fully qualified name; every one is a class of this module.
      */
     public static final List<Writer> WRITERS = List.of(
             new Writer("org.caseassignments.store.AssignmentWriter",
@@ -60,8 +63,10 @@ public final class LockOrder {
                     "an API kinship write: after CaseHold holds the case, the kinship option row"),
             new Writer("org.caseassignments.store.fosterhome.FosterHomeRows",
                     "an API foster home update: the home alone (it only reads placements)"),
-            new Writer("org.caseassignments.backfill.rebuild.ShadowTables",
-                    "the rebuild's swap: renames case_assignments under a short ACCESS EXCLUSIVE lock, no row lock"));
+            new Writer("org.caseassignments.store.rebuild.ShadowTables",
+                    "the rebuild's swap: renames case_assignments under a short ACCESS EXCLUSIVE lock, no row lock"),
+            new Writer("org.caseassignments.store.history.SupersededHistory",
+                    "the history purge: deletes superseded case_assignment_history rows, no lock of the order"));
 
     /**
      * A writer of the tables of the lock order.

@@ -15,6 +15,7 @@ import org.caseassignments.backfill.OptionChecks;
 import org.caseassignments.backfill.SummaryLines;
 import org.caseassignments.backfill.progress.Progress;
 import org.caseassignments.backfill.progress.ProgressOptions;
+import org.caseassignments.store.history.SupersededHistory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -39,24 +40,6 @@ import picocli.CommandLine.Spec;
                 "2 stopped by a failure (run again: it is idempotent); 64 also when no retention is given."})
 class HistoryPurgeCommand implements Callable<Integer> {
 
-    private static final String NEXT_CASES = """
-            SELECT DISTINCT case_id FROM case_assignment_history
-             WHERE ?::uuid IS NULL OR case_id > ?::uuid
-             ORDER BY case_id
-             LIMIT ?
-            """;
-
-    /** The entries of the given cases that an entry of the same case, also before the horizon, supersedes. */
-    private static final String SUPERSEDED = """
-            FROM case_assignment_history h
-             WHERE h.case_id = ANY (?::uuid[])
-               AND coalesce(h.occurred_at, h.applied_at) < ?
-               AND EXISTS (SELECT 1 FROM case_assignment_history newer
-                            WHERE newer.case_id = h.case_id
-                              AND newer.assignment_revision > h.assignment_revision
-                              AND coalesce(newer.occurred_at, newer.applied_at) < ?)
-            """;
-
     @Option(names = "--older-than", paramLabel = "DURATION",
             description = "Delete what is older than this, e.g. 3650d or P3650D; default: HISTORY_RETENTION.")
     Duration olderThan;
@@ -74,13 +57,13 @@ class HistoryPurgeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final JdbcTemplate jdbc;
+    private final SupersededHistory history;
     private final TransactionTemplate transaction;
     private final HistoryProperties properties;
     private final Clock clock = Clock.systemUTC();
 
     HistoryPurgeCommand(JdbcTemplate jdbc, PlatformTransactionManager transactions, HistoryProperties properties) {
-        this.jdbc = jdbc;
+        this.history = new SupersededHistory(jdbc);
         this.transaction = new TransactionTemplate(transactions);
         this.properties = properties;
     }
@@ -120,14 +103,13 @@ class HistoryPurgeCommand implements Callable<Integer> {
         long[] totals = new long[2];
         UUID after = null;
         while (true) {
-            List<UUID> cases = jdbc.queryForList(NEXT_CASES, UUID.class, after, after, batchSize);
+            List<UUID> cases = history.nextCases(after, batchSize);
             if (cases.isEmpty()) {
                 break;
             }
-            Object ids = cases.stream().map(UUID::toString).toArray(String[]::new);
             Long entries = dryRun
-                    ? jdbc.queryForObject("SELECT count(*) " + SUPERSEDED, Long.class, ids, horizon, horizon)
-                    : transaction.execute(status -> (long) jdbc.update("DELETE " + SUPERSEDED, ids, horizon, horizon));
+                    ? history.count(cases, horizon)
+                    : transaction.execute(status -> (long) history.delete(cases, horizon));
             totals[0] += cases.size();
             totals[1] += entries == null ? 0 : entries;
             after = cases.get(cases.size() - 1);

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 import org.caseassignments.store.AdvisoryLocks;
+import org.caseassignments.store.rebuild.ShadowTables;
 import org.springframework.jdbc.UncategorizedSQLException;
 
 /**

@@ -29,6 +29,8 @@ import org.caseassignments.ingest.SchemaRegistryProperties;
 import org.caseassignments.schemas.serde.SerdeSettings;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.store.BatchWriter;
+import org.caseassignments.store.rebuild.Deadline;
+import org.caseassignments.store.rebuild.ShadowTables;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;

@@ -20,6 +20,7 @@ import org.caseassignments.schemas.serde.EventDecodingException;
 import org.caseassignments.store.ApplyResult;
 import org.caseassignments.store.BatchReduction;
 import org.caseassignments.store.BatchWriter;
+import org.caseassignments.store.rebuild.Deadline;
 
 /**
  * Reads the event topics from the beginning into the shadow, through the projector's decode and the guarded

@@ -1,5 +1,7 @@
 package org.caseassignments.backfill.rebuild;
 
+import org.caseassignments.store.rebuild.Deadline;
+import org.caseassignments.store.rebuild.ShadowTables;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;

@@ -9,6 +9,8 @@ import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
 import org.caseassignments.backfill.progress.Progress;
+import org.caseassignments.store.rebuild.Deadline;
+import org.caseassignments.store.rebuild.ShadowTables;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionException;

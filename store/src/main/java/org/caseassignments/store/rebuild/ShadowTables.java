@@ -1,4 +1,4 @@
-package org.caseassignments.backfill.rebuild;
+package org.caseassignments.store.rebuild;
 
 import java.time.Duration;
 import java.util.List;
@@ -14,13 +14,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * queued behind that lock looks its table up by name again once it gets the lock (PostgreSQL re-resolves a
  * relation name after waiting for it, and revalidates a prepared statement's plan the table's rename
  * invalidated), so it runs against the new table; a transaction that already holds the old one makes the swap
- * wait until it ends. Decision 19. One of the writers {@code LockOrder} (store) names: it takes no row lock.
+ * wait until it ends. Decision 19. One of the writers {@link org.caseassignments.store.LockOrder} names: it takes no
+ * row lock. The backfill's {@code rebuild} command runs these operations.
  */
-final class ShadowTables {
+public final class ShadowTables {
 
-    static final String LIVE = "case_assignments";
-    static final String SHADOW = "case_assignments_rebuild";
-    static final String PREVIOUS = "case_assignments_previous";
+    public static final String LIVE = "case_assignments";
+    public static final String SHADOW = "case_assignments_rebuild";
+    public static final String PREVIOUS = "case_assignments_previous";
 
     /** Constraints, defaults, the primary key and column comments; not grants, which {@link #COPY_GRANTS} adds. */
     private static final String CREATE_SHADOW = """
@@ -142,9 +143,9 @@ final class ShadowTables {
     private static final String LOOKUPS_BY_KEY = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off";
 
     /** What a swap would do to the live rows: drop those in no event, lower those the events put lower. */
-    record Losses(long dropped, long lowered) {
+    public record Losses(long dropped, long lowered) {
 
-        Losses plus(Losses other) {
+        public Losses plus(Losses other) {
             return new Losses(dropped + other.dropped, lowered + other.lowered);
         }
     }
@@ -182,7 +183,7 @@ final class ShadowTables {
      * How much longer than the hold's bound the database waits for a client that stops answering under the lock (a
      * frozen process, a paused VM, a network cut) before it ends the session, which rolls back and lets go.
      */
-    static final Duration FROZEN_CLIENT_MARGIN = Duration.ofSeconds(1);
+    public static final Duration FROZEN_CLIENT_MARGIN = Duration.ofSeconds(1);
 
     /**
      * Before asking for the lock: a session idle inside the transaction (its client has stopped sending) is ended by
@@ -215,7 +216,7 @@ final class ShadowTables {
     /** An undo's: the previous table it puts back ({@code pg_class} oid). */
     private Long restoringOid;
 
-    ShadowTables(JdbcTemplate jdbc) {
+    public ShadowTables(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -223,7 +224,7 @@ final class ShadowTables {
      * Before the run changes anything: which table is the projection, and which one an undo would put back; no shadow
      * of this run yet (a command run again in one process starts afresh).
      */
-    void noteTables() {
+    public void noteTables() {
         shadowOid = null;
         liveOid = oid(LIVE);
         restoringOid = oid(PREVIOUS);
@@ -237,7 +238,7 @@ final class ShadowTables {
      * Which table is the projection now, by {@code pg_class} oid, read on a session of its own: after a transaction
      * failed, the only way to know whether its commit reached the database before the session ended.
      */
-    Projection projection() {
+    public Projection projection() {
         return projection(oid(LIVE));
     }
 
@@ -246,7 +247,7 @@ final class ShadowTables {
      * began with nor one it made stops the run ({@link Changed}, saying {@code consequence}): another run or an
      * operator's SQL put it there, and a retry would swap it away.
      */
-    Projection projectionOrChanged(String consequence) {
+    public Projection projectionOrChanged(String consequence) {
         Long live = oid(LIVE);
         Projection now = projection(live);
         if (now == Projection.OTHER) {
@@ -267,7 +268,7 @@ final class ShadowTables {
     }
 
     /** What {@link #projection()} finds, with what a run prints of it. */
-    enum Projection {
+    public enum Projection {
         UNCHANGED("the live projection is unchanged"),
         SWAPPED("the swap committed: the rebuilt table is the projection, the replaced one kept as " + PREVIOUS),
         UNDONE("the undo committed: the previous projection is back"),
@@ -279,12 +280,12 @@ final class ShadowTables {
             this.said = said;
         }
 
-        String said() {
+        public String said() {
             return said;
         }
     }
 
-    boolean exists(String table) {
+    public boolean exists(String table) {
         return Boolean.TRUE.equals(jdbc.queryForObject(EXISTS, Boolean.class, table));
     }
 
@@ -292,7 +293,7 @@ final class ShadowTables {
      * Any older shadow dropped (its lock awaited at most {@code lockTimeout}), then a new, empty one shaped like the
      * projection, with its grants and comment.
      */
-    void createShadow(Duration lockTimeout) {
+    public void createShadow(Duration lockTimeout) {
         jdbc.execute(DROP_WAITING_AT_MOST.formatted(lockTimeout.toMillis(), SHADOW));
         jdbc.execute(CREATE_SHADOW);
         for (Map<String, Object> grant : jdbc.queryForList(GRANTS)) {
@@ -303,7 +304,7 @@ final class ShadowTables {
         shadowOid = oid(SHADOW);
     }
 
-    int carryJurisdictions() {
+    public int carryJurisdictions() {
         return jdbc.update(CARRY_JURISDICTIONS);
     }
 
@@ -311,7 +312,7 @@ final class ShadowTables {
      * Inside the swap's transaction: waits at most {@code timeout} for the projection's {@code ACCESS EXCLUSIVE}
      * lock, throwing when it is not granted in time (SQLSTATE 55P03), so the queue behind it never waits longer.
      */
-    void lockLive(Duration timeout, Duration hold) {
+    public void lockLive(Duration timeout, Duration hold) {
         lock("case_assignments", timeout, hold);
     }
 
@@ -336,12 +337,12 @@ final class ShadowTables {
     }
 
     /** The horizon of {@link #CHANGE_HORIZON}: read before the end offsets the comparison's shadow is drained to. */
-    String changeHorizon() {
+    public String changeHorizon() {
         return jdbc.queryForObject(CHANGE_HORIZON, String.class);
     }
 
     /** Outside the lock: what the swap would drop or lower of the live rows committed before {@code horizon}. */
-    Losses lossesBefore(String horizon) {
+    public Losses lossesBefore(String horizon) {
         return jdbc.queryForObject(LOSSES_BEFORE, ShadowTables::losses, horizon);
     }
 
@@ -350,7 +351,7 @@ final class ShadowTables {
      * passed, and otherwise makes the statements that follow cancelled at it (SQLSTATE 57014), so none of them can
      * stretch the lock's hold. {@code statement_timeout} bounds each statement alone, so it is set again before each.
      */
-    void boundStatements(Deadline deadline) {
+    public void boundStatements(Deadline deadline) {
         deadline.check();
         jdbc.execute("SET LOCAL statement_timeout = '" + deadline.statementTimeoutMillis() + "ms'");
     }
@@ -360,7 +361,7 @@ final class ShadowTables {
      * drop or lower, both for the rows written since {@code horizon} (the rest was done before the lock); each
      * statement cancelled at {@code deadline}.
      */
-    Losses checkUnderLock(Deadline deadline, String horizon) {
+    public Losses checkUnderLock(Deadline deadline, String horizon) {
         boundStatements(deadline);
         jdbc.execute(LOOKUPS_BY_KEY);
         jdbc.update(CARRY_JURISDICTIONS_OF_LIVE_SINCE, horizon);
@@ -379,7 +380,7 @@ final class ShadowTables {
      * previous, marked as a rebuild's (what an undo checks); first, both still the tables this run noted; each
      * statement cancelled at {@code deadline} (a rename waits for any lock on the shadow).
      */
-    void swap(Deadline deadline) {
+    public void swap(Deadline deadline) {
         boundStatements(deadline);
         requireAsNoted("nothing was swapped", LIVE, SHADOW);
         for (String rename : SWAP) {
@@ -396,7 +397,7 @@ final class ShadowTables {
      * {@code within} after it ({@link Deadline.Passed} or SQLSTATE 57014: roll back, carry again outside the lock,
      * try again), and a client that stops answering ended by the server.
      */
-    void swapBack(Duration timeout, Duration within) {
+    public void swapBack(Duration timeout, Duration within) {
         lock("case_assignments, case_assignments_previous", timeout, within);
         Deadline deadline = Deadline.after(within);
         boundStatements(deadline);
@@ -419,7 +420,7 @@ final class ShadowTables {
      * rebuilt table) is not: it misses whatever the projection took since, and a row the restored table kept higher
      * records no event it ignored, so no carry could make it whole. A new rebuild is the redo.
      */
-    String whyNotUndoable() {
+    public String whyNotUndoable() {
         String marker = jdbc.queryForObject(PREVIOUS_COMMENT, String.class);
         if (marker != null && marker.startsWith(UNDONE)) {
             return PREVIOUS + " is the rebuilt projection an undo took out (" + marker.substring(UNDONE.length())
@@ -438,7 +439,7 @@ final class ShadowTables {
      * left to write; it commits only into the tables this run noted (the write holds both, so neither can be renamed
      * before the check).
      */
-    int carryForwardIntoPrevious() {
+    public int carryForwardIntoPrevious() {
         int carried = jdbc.update(CARRY_FORWARD_INTO_PREVIOUS);
         requireAsNoted(NOTHING_PUT_BACK, LIVE, PREVIOUS);
         return carried;
@@ -451,12 +452,12 @@ final class ShadowTables {
     }
 
     /** The lock holders of the projection, for the message of an attempt that gave up; "none" once they are gone. */
-    String lockHolders() {
+    public String lockHolders() {
         String holders = jdbc.queryForObject(HOLDERS, String.class);
         return holders == null ? "none any more" : holders;
     }
 
-    void dropPrevious() {
+    public void dropPrevious() {
         jdbc.execute("DROP TABLE IF EXISTS " + PREVIOUS);
     }
 
@@ -467,7 +468,7 @@ final class ShadowTables {
      * to them (and so holds a lock on the tables it wrote, which no one can rename or drop meanwhile): a run that lost
      * its claim, or whose tables an operator's SQL changed, never commits into or swaps a table it did not check.
      */
-    void requireAsNoted(String consequence, String... tables) {
+    public void requireAsNoted(String consequence, String... tables) {
         for (String table : tables) {
             Long noted = switch (table) {
                 case LIVE -> liveOid;
@@ -482,7 +483,7 @@ final class ShadowTables {
     }
 
     /** A table a run was about to write or swap is not the one it noted: another run or an operator's SQL changed it. */
-    static final class Changed extends IllegalStateException {
+    public static final class Changed extends IllegalStateException {
         Changed(String table, Long noted, Long now, String consequence) {
             super(table + " is not the table this run " + switch (table) {
                 case LIVE -> "began with";
@@ -498,7 +499,7 @@ final class ShadowTables {
      * Inside a transaction: the shadow this run created dropped, waiting at most {@code lockTimeout} for its lock; a
      * table another run put in its place is left alone.
      */
-    void dropShadow(Duration lockTimeout) {
+    public void dropShadow(Duration lockTimeout) {
         if (shadowOid == null) {
             return;
         }

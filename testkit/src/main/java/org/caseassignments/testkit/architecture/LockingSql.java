@@ -1,0 +1,106 @@
+package org.caseassignments.testkit.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.Source;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+
+/**
+ * The SQL that takes a lock of the lock order or writes one of the tables it covers ({@code case_assignments},
+ * {@code case_assignment_history}, {@code placements}, {@code kinship_options}, {@code foster_homes}), found in a
+ * compiled class's string constants ({@link ClassConstants}), and the rule that only {@code store} issues it: every
+ * other module locks and writes them through {@code store}'s operations, so the order {@code LockOrder} states is
+ * held by what can be called (decision 22). The testkit's own classes (fixtures that insert rows directly) are not
+ * held to it.
+ */
+public final class LockingSql {
+
+    /** One of the tables, or where a {@code formatted} template or a concatenation puts one. */
+    private static final String TABLE = "(?:(?:case_assignments|case_assignment_history|placements|kinship_options"
+            + "|foster_homes|%(?:\\d+\\$)?s)\\b|\u0001)";
+
+    /** A row-lock clause ends its query: what follows is its end, a closing bracket, or one of its options. */
+    private static final String CLAUSE_END = "(?=\\s*($|\\)|;|SKIP\\b|NOWAIT\\b|OF\\b))";
+
+    /** The SQL that takes a lock of the order or writes one of its tables (not prose that names a lock). */
+    private static final Pattern LOCKS_OR_WRITES = Pattern.compile(String.join("|",
+            "\\bFOR\\s+(NO\\s+KEY\\s+)?UPDATE" + CLAUSE_END,
+            "\\bFOR\\s+(KEY\\s+)?SHARE" + CLAUSE_END,
+            "\\bUPDATE\\s+(ONLY\\s+)?" + TABLE,
+            "\\bINSERT\\s+INTO\\s+" + TABLE,
+            "\\bDELETE\\s+FROM\\s+(ONLY\\s+)?" + TABLE,
+            "\\bTRUNCATE\\s+(TABLE\\s+)?(ONLY\\s+)?" + TABLE,
+            "\\bALTER\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?(ONLY\\s+)?" + TABLE,
+            "\\bALTER\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?\\w+\\s+RENAME\\s+TO\\s+" + TABLE,
+            "\\bLOCK\\s+(TABLE\\s+)?(ONLY\\s+)?" + TABLE,
+            "\\bpg_advisory(_xact)?_lock"), Pattern.CASE_INSENSITIVE);
+
+    private static final String STORE = "org.caseassignments.store..";
+    private static final String TESTKIT = "org.caseassignments.testkit..";
+
+    private LockingSql() {
+    }
+
+    /**
+     * No class outside {@code store} (and the testkit) has a string constant that locks or writes a table of the
+     * lock order. Applied in the {@code ArchitectureTests} of every module that depends on {@code store}.
+     */
+    public static ArchRule onlyStoreLocksOrWritesTheOrderedTables() {
+        return classes().that().resideOutsideOfPackages(STORE, TESTKIT)
+                .should(issueNoSqlThatLocksOrWritesTheOrderedTables())
+                .because("store's operations take the locks of the order (LockOrder) and write its tables; "
+                        + "call one of them, or add one to store with its place in the order");
+    }
+
+    /** The condition of {@link #onlyStoreLocksOrWritesTheOrderedTables()}, for any selection of classes. */
+    public static ArchCondition<JavaClass> issueNoSqlThatLocksOrWritesTheOrderedTables() {
+        return new ArchCondition<>("issue no SQL that locks or writes case_assignments, case_assignment_history, "
+                + "placements, kinship_options or foster_homes") {
+            @Override
+            public void check(JavaClass type, ConditionEvents events) {
+                List<String> sql = of(type);
+                if (!sql.isEmpty()) {
+                    events.add(SimpleConditionEvent.violated(type, type.getName()
+                            + " locks or writes a table of the lock order: " + sql));
+                }
+            }
+        };
+    }
+
+    /** The locking or writing SQL in the string constants of {@code type}'s class file, whitespace collapsed. */
+    public static List<String> of(JavaClass type) {
+        Source source = type.getSource()
+                .orElseThrow(() -> new IllegalStateException("no class file known for " + type.getName()));
+        try (InputStream in = source.getUri().toURL().openStream()) {
+            List<String> found = new ArrayList<>();
+            for (String constant : ClassConstants.strings(in)) {
+                found.addAll(in(constant));
+            }
+            return found;
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + source.getUri(), e);
+        }
+    }
+
+    /** The locking or writing SQL in one string, whitespace collapsed. */
+    public static List<String> in(String sql) {
+        List<String> matches = new ArrayList<>();
+        Matcher m = LOCKS_OR_WRITES.matcher(sql);
+        while (m.find()) {
+            matches.add(m.group().replaceAll("\\s+", " "));
+        }
+        return matches;
+    }
+}
