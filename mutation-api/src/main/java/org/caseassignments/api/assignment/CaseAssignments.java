@@ -91,9 +91,10 @@ public class CaseAssignments {
      * ({@link CaseHold#ofRow}).
      *
      * @param table the case-scoped table of the row the caller locks next
-     * @return the hold, which the row's locked read takes, with the trace id of the event that set the row it holds,
-     *         which the caller passes on to what it records; null when that event carried none, or there is no such
-     *         row. Also put in the request's log context from now on (decision 34).
+     * @return the hold, which the row's locked read, update and delete take, with the trace id of the event that set
+     *         the projection row it holds, which the caller passes on to what it records (null when that event carried
+     *         none, or there is no such row); the trace is also put in the request's log context from now on
+     *         (decision 34).
      */
     public HeldCase holdCaseOf(LockOrder.CaseScopedTable table, UUID entityId) {
         HeldCase held = hold.ofRow(table, entityId);
@@ -102,11 +103,11 @@ public class CaseAssignments {
     }
 
     /**
-     * The row held, with the trace id of the event that set it, which the caller passes on to what it records; also
+     * The row held, with the hold and the trace id of the event that set it, which the caller passes on to what it records; also
      * put in the request's log context from now on, for its log lines and any problem document (decision 34).
      */
-    private static HeldAssignment held(ResultSet rs, int row) throws SQLException {
-        HeldAssignment held = new HeldAssignment(map(rs, row), rs.getString("trace_id"));
+    private static HeldAssignment held(ResultSet rs, HeldCase hold) throws SQLException {
+        HeldAssignment held = new HeldAssignment(map(rs, 0), hold);
         RequestIds.logAssignmentTrace(held.traceId());
         return held;
     }

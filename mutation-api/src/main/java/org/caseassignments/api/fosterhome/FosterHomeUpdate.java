@@ -53,7 +53,7 @@ class FosterHomeUpdate implements ResourceUpdate<FosterHome> {
     }
 
     @Override
-    public FosterHome write(FosterHome locked) {
-        return homes.update(locked, locked.with(change));
+    public FosterHome write(Locked<FosterHome> locked) {
+        return homes.update(locked.row(), locked.row().with(change));
     }
 }

@@ -74,7 +74,7 @@ class KinshipOptionController {
         boolean approved = Boolean.TRUE.equals(request.approved());
         return idempotent.answer(() -> creates.run(caller, RequestIds.of(http), caseId, id, idempotent,
                 assignment -> KinshipOption.createdIn(assignment, approved),
-                assignment -> options.insert(id, caseId, request, assignment, caller.sub()),
+                held -> options.insert(id, held, request, caller.sub()),
                 created -> {
                     String etag = etag(created);
                     return Responses.withAssignmentRevision(Responses.created(

@@ -31,8 +31,8 @@ abstract class KinshipOptionUpdate implements ResourceUpdate<KinshipOption> {
             }
 
             @Override
-            public KinshipOption write(KinshipOption locked) {
-                return options.update(locked.with(change));
+            public KinshipOption write(Locked<KinshipOption> locked) {
+                return options.update(locked.held(), locked.row().with(change));
             }
         };
     }
@@ -57,8 +57,8 @@ abstract class KinshipOptionUpdate implements ResourceUpdate<KinshipOption> {
             }
 
             @Override
-            public KinshipOption write(KinshipOption locked) {
-                return options.softDelete(locked);
+            public KinshipOption write(Locked<KinshipOption> locked) {
+                return options.softDelete(locked.held(), locked.row());
             }
         };
     }

@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
+import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.Locked;
 import org.caseassignments.store.LockOrder.CaseScopedTable;
@@ -50,29 +51,30 @@ class KinshipOptions {
      */
     Optional<Locked<KinshipOption>> findForNoKeyUpdate(UUID id) {
         HeldCase held = assignments.holdCaseOf(CaseScopedTable.KINSHIP_OPTIONS, id);
-        return rows.lockForNoKeyUpdate(held, KinshipOptions::map).map(row -> new Locked<>(row, held.traceId()));
+        return rows.lockForNoKeyUpdate(held, KinshipOptions::map).map(row -> new Locked<>(row, held));
     }
 
     List<KinshipOption> listByCase(UUID caseId, ListPage.Query query) {
         return query.read(jdbc, LIST_BY_CASE, KinshipOptions::map, caseId);
     }
 
-    KinshipOption insert(UUID id, UUID caseId, CreateKinshipOptionRequest request, ProjectedAssignment assignment,
-                         String createdBy) {
-        return rows.insert(id, caseId, request.relativeName(), request.relationship(),
+    /** A new option in the case held, with the assignment read under the hold. */
+    KinshipOption insert(UUID id, HeldAssignment held, CreateKinshipOptionRequest request, String createdBy) {
+        ProjectedAssignment assignment = held.assignment();
+        return rows.insert(held.hold(), id, request.relativeName(), request.relationship(),
                 Boolean.TRUE.equals(request.approved()), assignment.pair().assignedWorkerSub(),
                 assignment.pair().supervisorSub(), assignment.revision(), createdBy, KinshipOptions::map);
     }
 
-    /** Writes the changed fields over the locked row at its locked version. */
-    KinshipOption update(KinshipOption changed) {
-        return written(rows.update(changed.id(), changed.rowVersion(), changed.relativeName(), changed.relationship(),
+    /** Writes the changed fields over the locked row, whose case is {@code held}, at its locked version. */
+    KinshipOption update(HeldCase held, KinshipOption changed) {
+        return written(rows.update(held, changed.rowVersion(), changed.relativeName(), changed.relationship(),
                 changed.approved(), KinshipOptions::map), changed);
     }
 
     /** Soft-deletes the locked row at its locked version; returns it as it was written (with its new version). */
-    KinshipOption softDelete(KinshipOption locked) {
-        return written(rows.softDelete(locked.id(), locked.rowVersion(), KinshipOptions::map), locked);
+    KinshipOption softDelete(HeldCase held, KinshipOption locked) {
+        return written(rows.softDelete(held, locked.rowVersion(), KinshipOptions::map), locked);
     }
 
     private static KinshipOption written(Optional<KinshipOption> row, KinshipOption locked) {

@@ -81,12 +81,12 @@ class PlacementController {
         UUID id = UUID.randomUUID();
         return idempotent.answer(() -> creates.run(caller, RequestIds.of(http), caseId, id, idempotent,
                 Placement::proposedIn,
-                assignment -> {
+                held -> {
                     if (request.fosterHomeId() != null
-                            && !placements.fosterHomeExists(request.fosterHomeId(), assignment.jurisdiction())) {
+                            && !placements.fosterHomeExists(request.fosterHomeId(), held.assignment().jurisdiction())) {
                         throw ApiProblem.invalidField("foster_home_id", "no foster home has this id");
                     }
-                    return placements.insert(id, caseId, request, assignment, caller.sub());
+                    return placements.insert(id, held, request, caller.sub());
                 },
                 created -> {
                     String etag = etag(created);

@@ -61,7 +61,7 @@ class PlacementUpdate implements ResourceUpdate<Placement> {
     }
 
     @Override
-    public Placement write(Placement locked) {
-        return placements.update(locked.with(change));
+    public Placement write(Locked<Placement> locked) {
+        return placements.update(locked.held(), locked.row().with(change));
     }
 }

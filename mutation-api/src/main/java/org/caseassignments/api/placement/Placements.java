@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.caseassignments.api.assignment.AssignmentPair;
 import org.caseassignments.api.assignment.ProjectedAssignment;
 import org.caseassignments.api.assignment.CaseAssignments;
+import org.caseassignments.api.assignment.HeldAssignment;
 import org.caseassignments.api.http.ListPage;
 import org.caseassignments.api.write.HomeGateRefusals;
 import org.caseassignments.api.write.Locked;
@@ -70,7 +71,7 @@ class Placements {
      */
     Optional<Locked<Placement>> findForNoKeyUpdate(UUID id) {
         HeldCase held = assignments.holdCaseOf(CaseScopedTable.PLACEMENTS, id);
-        return rows.lockForNoKeyUpdate(held, Placements::map).map(row -> new Locked<>(row, held.traceId()));
+        return rows.lockForNoKeyUpdate(held, Placements::map).map(row -> new Locked<>(row, held));
     }
 
     List<Placement> listByCase(UUID caseId, ListPage.Query query) {
@@ -91,9 +92,11 @@ class Placements {
         return Boolean.TRUE.equals(jdbc.queryForObject(FOSTER_HOME_EXISTS, Boolean.class, fosterHomeId, jurisdiction));
     }
 
-    Placement insert(UUID id, UUID caseId, CreatePlacementRequest request, ProjectedAssignment assignment, String createdBy) {
+    /** A new placement in the case held, with the assignment read under the hold. */
+    Placement insert(UUID id, HeldAssignment held, CreatePlacementRequest request, String createdBy) {
+        ProjectedAssignment assignment = held.assignment();
         try {
-            return rows.insert(id, caseId, request.fosterHomeId(), request.startDate(), request.endDate(),
+            return rows.insert(held.hold(), id, request.fosterHomeId(), request.startDate(), request.endDate(),
                     assignment.pair().assignedWorkerSub(), assignment.pair().supervisorSub(), assignment.revision(),
                     createdBy, Placements::map);
         } catch (DataAccessException e) {
@@ -101,10 +104,10 @@ class Placements {
         }
     }
 
-    /** Writes the changed fields over the locked row at its locked version. */
-    Placement update(Placement changed) {
+    /** Writes the changed fields over the locked row, whose case is {@code held}, at its locked version. */
+    Placement update(HeldCase held, Placement changed) {
         try {
-            return rows.update(changed.id(), changed.rowVersion(), changed.status().name(), changed.fosterHomeId(),
+            return rows.update(held, changed.rowVersion(), changed.status().name(), changed.fosterHomeId(),
                             changed.startDate(), changed.endDate(), Placements::map)
                     .orElseThrow(() -> new IllegalStateException("placement " + changed.id() + " changed under its row lock"));
         } catch (DataAccessException e) {

@@ -59,13 +59,14 @@ public class GuardedCreate {
      * @param id         the id the created row gets
      * @param resourceOf the resource the decision sees, built from the case's assignment
      * @param idempotent the request's key, claimed first in the transaction, its answer recorded last
-     * @param insert     inserts the row with the given (in-transaction) assignment; runs inside the transaction
+     * @param insert     inserts the row with the given (in-transaction) assignment, under its hold, which the insert
+     *                   takes; runs inside the transaction
      * @param respond    the answer to the created row; runs inside the transaction, before its audit record
      */
     public <V extends Versioned, T> ResponseEntity<T> run(Caller caller, String requestId, UUID caseId, UUID id,
                                                           IdempotentCreate<T> idempotent,
                                                           Function<ProjectedAssignment, ResourceRef> resourceOf,
-                                                          Function<ProjectedAssignment, V> insert,
+                                                          Function<HeldAssignment, V> insert,
                                                           Function<V, ResponseEntity<T>> respond) {
         ProjectedAssignment authorized = assignments.read(caseId);
         ResourceRef requested = resourceOf.apply(authorized);
@@ -91,7 +92,7 @@ public class GuardedCreate {
                 }
                 // the pair and the jurisdiction, as every update compares them
                 StalenessGate.refuseIfChanged(StalenessGate.compared(Set.of()), requested, resourceOf.apply(held), what);
-                V created = insert.apply(held);
+                V created = insert.apply(hold);
                 ResponseEntity<T> response = respond.apply(created);
                 // the key's record goes last, in the same round trip as the audit record
                 audit.created(caller, requestId, decision, resourceOf.apply(held).withId(id),

@@ -92,7 +92,7 @@ public class GuardedUpdate {
                             + "nothing was written and its version did not move");
                 }
                 steps.validate(locked);
-                R written = steps.write(locked);
+                R written = steps.write(lock);
                 // the pair the gate compared and the revision that came with it, under the lock
                 audit.updated(caller, requestId, action, authorization, lockedResource,
                         new AuditTrail.Held(locked instanceof AssignmentCopy copy ? copy.assignmentRevision() : null,

@@ -51,8 +51,11 @@ public interface ResourceUpdate<R extends Versioned> {
     /** Checks the change against the locked row: a refused state transition is 409 {@code INVALID_TRANSITION}. */
     void validate(R locked);
 
-    /** Writes the change over the locked row, incrementing its version; returns the row as written. */
-    R write(R locked);
+    /**
+     * Writes the change over the locked row, incrementing its version; returns the row as written. A row of a case is
+     * written with the hold of its case ({@link Locked#held}).
+     */
+    R write(Locked<R> locked);
 
     /** Whether the write is the resource's (soft) delete, authorized as an update and audited as a delete. */
     default boolean deletes() {

@@ -65,7 +65,7 @@ class FosterHomeUpdateLocksIntegrationTests {
         return OpenTransaction.begin(DB.dataSource(), holder -> {
             FosterHomes homes = new FosterHomes(holder);
             FosterHomeUpdate update = new FosterHomeUpdate(homes, home, change);
-            update.write(update.lockedRead().orElseThrow().row());
+            update.write(update.lockedRead().orElseThrow());
         }).awaitWork();
     }
 

@@ -116,8 +116,8 @@ class KinshipOptionAuditArgumentsIntegrationTests {
         MDC.put(RequestIds.MDC_KEY, "req-held");
         creates.<KinshipOption, KinshipOption>run(WORKER, "req-held", caseId, id, withoutKey(),
                 assignment -> KinshipOption.createdIn(assignment, false),
-                assignment -> {
-                    KinshipOption created = options.insert(id, caseId, ANN, assignment, WORKER.sub());
+                held -> {
+                    KinshipOption created = options.insert(id, held, ANN, WORKER.sub());
                     rewriteLogContext();
                     return created;
                 },
@@ -187,7 +187,7 @@ class KinshipOptionAuditArgumentsIntegrationTests {
             }
 
             @Override
-            public KinshipOption write(KinshipOption locked) {
+            public KinshipOption write(Locked<KinshipOption> locked) {
                 return rename.write(locked);
             }
         };
@@ -239,7 +239,7 @@ class KinshipOptionAuditArgumentsIntegrationTests {
             }
 
             @Override
-            public KinshipOption write(KinshipOption locked) {
+            public KinshipOption write(Locked<KinshipOption> locked) {
                 return rename.write(locked);
             }
         };

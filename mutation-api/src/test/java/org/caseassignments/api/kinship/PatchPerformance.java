@@ -429,7 +429,7 @@ public final class PatchPerformance {
             steps.validate(locked);
         }
 
-        public R write(R locked) {
+        public R write(Locked<R> locked) {
             return steps.write(locked);
         }
     }

@@ -1,5 +1,7 @@
 package org.caseassignments.store.hold;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -9,12 +11,14 @@ import org.caseassignments.store.LockOrder.CaseScopedTable;
 import org.caseassignments.store.jdbc.OneRoundTrip;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * An API write's hold of its case: the first two steps of the writers' lock order ({@link LockOrder}), the case's
  * queue (shared), then its projection row {@code FOR SHARE}, both held until the caller's transaction ends. A create
  * holds the case it creates in ({@link #forShare}); an update of a case-scoped row holds the row's case
- * ({@link #ofRow}) before it locks the row, which only the hold it returns lets it do.
+ * ({@link #ofRow}) before it locks the row. Each returns a {@link HeldCase}, which every lock and write of a
+ * case-scoped row takes; both refuse to run outside a transaction, where the hold would end with the statement.
  */
 public final class CaseHold {
 
@@ -89,12 +93,17 @@ public final class CaseHold {
     /**
      * Inside the caller's transaction: the case's projection row, locked {@code FOR SHARE} until commit, as
      * {@code rows} maps it from {@code case_id, assigned_worker_sub, supervisor_sub, assignment_revision,
-     * jurisdiction, trace_id} (the trace of the event that set it); empty when there is none. {@code first}, when
-     * given, runs before it in the same round trip.
+     * jurisdiction, trace_id} (the trace of the event that set it) with the hold, which an insert into the case
+     * takes; empty when there is none. {@code first}, when given, runs before it in the same round trip.
+     *
+     * @throws IllegalStateException outside a transaction
      */
-    public <T> Optional<T> forShare(UUID caseId, OneRoundTrip.PairedStatement first, RowMapper<T> rows) {
-        return (first == null ? jdbc.query(FIND_FOR_SHARE, rows, caseId, caseId)
-                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, rows, caseId, caseId))
+    public <T> Optional<T> forShare(UUID caseId, OneRoundTrip.PairedStatement first, HeldRowMapper<T> rows) {
+        requireTransaction();
+        RowMapper<T> held =
+                (rs, row) -> rows.mapRow(rs, HeldCase.ofCase(caseId, rs.getString("trace_id")));
+        return (first == null ? jdbc.query(FIND_FOR_SHARE, held, caseId, caseId)
+                : OneRoundTrip.query(jdbc, first, FIND_FOR_SHARE, held, caseId, caseId))
                 .stream().findFirst();
     }
 
@@ -102,14 +111,30 @@ public final class CaseHold {
      * Inside the caller's transaction, before it locks a placement or kinship option row: holds the row's case
      * {@code FOR SHARE} until commit, so the case's jurisdiction cannot move while the write compares and commits.
      * The caller compares the row it then locks, whose assignment columns are read from this projection row under
-     * the hold ({@link #projectionColumnsOf}): the hold itself returns only the trace.
+     * the hold ({@link #projectionColumnsOf}).
      *
      * @param table the case-scoped table of the row the caller locks next
-     * @return the hold, which the row's locked read takes, with the trace id of the event that set the row it holds
+     * @return the hold, which the row's locked read, update and delete take, with the trace id of the event that set
+     *         the projection row it holds
+     * @throws IllegalStateException outside a transaction
      */
     public HeldCase ofRow(CaseScopedTable table, UUID rowId) {
+        requireTransaction();
         List<String> held = jdbc.query(HOLD_CASE_OF.formatted(table.table(), LockOrder.queueShared("case_id")),
                 (rs, row) -> rs.getString("trace_id"), rowId);
-        return new HeldCase(table, rowId, held.isEmpty() ? null : held.get(0));
+        return HeldCase.ofRow(table, rowId, held.isEmpty() ? null : held.get(0));
+    }
+
+    /** Outside a transaction the locks would end with the statement: nothing would be held. */
+    private static void requireTransaction() {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("a case's hold lasts until its transaction ends; there is no transaction");
+        }
+    }
+
+    /** Maps the projection row held, with the hold. */
+    @FunctionalInterface
+    public interface HeldRowMapper<T> {
+        T mapRow(ResultSet rs, HeldCase held) throws SQLException;
     }
 }

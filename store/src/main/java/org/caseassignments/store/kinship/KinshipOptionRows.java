@@ -10,8 +10,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The kinship option table's locks and writes, the third step of the lock order, after the case's hold: the insert,
- * the locked re-read, the update and the soft delete. Every one filters {@code active}: deleted rows do not exist
+ * The kinship option table's locks and writes, the third step of the lock order, after the case's hold, which each
+ * takes ({@link HeldCase}): the insert, the locked re-read, the update and the soft delete. Every one filters {@code active}: deleted rows do not exist
  * here. Each returns the row as {@link #COLUMNS} reads it, mapped by the caller.
  */
 public final class KinshipOptionRows {
@@ -67,25 +67,33 @@ public final class KinshipOptionRows {
                 .stream().findFirst();
     }
 
-    /** A new option, with the assignment of its case read under the case's hold. */
-    public <T> T insert(UUID id, UUID caseId, String relativeName, String relationship, boolean approved,
+    /**
+     * A new option in the case {@code held} by its id ({@code CaseHold.forShare}), with the assignment of its case
+     * read under that hold.
+     */
+    public <T> T insert(HeldCase held, UUID id, String relativeName, String relationship, boolean approved,
                         String assignedWorkerSub, String supervisorSub, long assignmentRevision, String createdBy,
                         RowMapper<T> rows) {
-        return jdbc.queryForObject(INSERT, rows, id, caseId, relativeName, relationship, approved, assignedWorkerSub,
+        return jdbc.queryForObject(INSERT, rows, id, held.caseId(), relativeName, relationship, approved, assignedWorkerSub,
                 supervisorSub, assignmentRevision, createdBy);
     }
 
     /**
-     * Writes the given fields over the locked row at its locked version, and brings its assignment copy to the
-     * projection's; empty when no live row of that version is left.
+     * Writes the given fields over the live row whose case is {@code held}, locked at its locked version, and brings
+     * its assignment copy to the projection's; empty when no live row of that version is left.
      */
-    public <T> Optional<T> update(UUID id, long rowVersion, String relativeName, String relationship, boolean approved,
+    public <T> Optional<T> update(HeldCase held, long rowVersion, String relativeName, String relationship, boolean approved,
                                   RowMapper<T> rows) {
-        return jdbc.query(UPDATE, rows, relativeName, relationship, approved, id, rowVersion).stream().findFirst();
+        return jdbc.query(UPDATE, rows, relativeName, relationship, approved,
+                held.rowId(CaseScopedTable.KINSHIP_OPTIONS), rowVersion).stream().findFirst();
     }
 
-    /** Soft-deletes the locked row at its locked version; empty when no live row of that version is left. */
-    public <T> Optional<T> softDelete(UUID id, long rowVersion, RowMapper<T> rows) {
-        return jdbc.query(SOFT_DELETE, rows, id, rowVersion).stream().findFirst();
+    /**
+     * Soft-deletes the live row whose case is {@code held}, locked at its locked version; empty when no live row of
+     * that version is left.
+     */
+    public <T> Optional<T> softDelete(HeldCase held, long rowVersion, RowMapper<T> rows) {
+        return jdbc.query(SOFT_DELETE, rows, held.rowId(CaseScopedTable.KINSHIP_OPTIONS), rowVersion)
+                .stream().findFirst();
     }
 }

@@ -11,8 +11,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The placement table's locks and writes, the third step of the lock order, after the case's hold: the insert, the
- * locked re-read and the update. Each returns the row as {@link #COLUMNS} reads it, mapped by the caller.
+ * The placement table's locks and writes, the third step of the lock order, after the case's hold, which each takes
+ * ({@link HeldCase}): the insert, the locked re-read and the update. Each returns the row as {@link #COLUMNS} reads it, mapped by the caller.
  */
 public final class PlacementRows {
 
@@ -58,22 +58,23 @@ public final class PlacementRows {
     }
 
     /**
-     * A new PROPOSED placement, with the assignment of its case read under the case's hold; the occupancy gate's
-     * refusals (decision 22) are the caller's to translate.
+     * A new PROPOSED placement in the case {@code held} by its id ({@code CaseHold.forShare}), with the assignment of
+     * its case read under that hold; the occupancy gate's refusals (decision 22) are the caller's to translate.
      */
-    public <T> T insert(UUID id, UUID caseId, UUID fosterHomeId, LocalDate startDate, LocalDate endDate,
+    public <T> T insert(HeldCase held, UUID id, UUID fosterHomeId, LocalDate startDate, LocalDate endDate,
                         String assignedWorkerSub, String supervisorSub, long assignmentRevision, String createdBy,
                         RowMapper<T> rows) {
-        return jdbc.queryForObject(INSERT, rows, id, caseId, fosterHomeId, startDate, endDate, assignedWorkerSub,
+        return jdbc.queryForObject(INSERT, rows, id, held.caseId(), fosterHomeId, startDate, endDate, assignedWorkerSub,
                 supervisorSub, assignmentRevision, createdBy);
     }
 
     /**
-     * Writes the given fields over the locked row at its locked version, and brings its assignment copy to the
-     * projection's; empty when no row of that version is left.
+     * Writes the given fields over the row whose case is {@code held}, locked at its locked version, and brings its
+     * assignment copy to the projection's; empty when no row of that version is left.
      */
-    public <T> Optional<T> update(UUID id, long rowVersion, String status, UUID fosterHomeId, LocalDate startDate,
+    public <T> Optional<T> update(HeldCase held, long rowVersion, String status, UUID fosterHomeId, LocalDate startDate,
                                   LocalDate endDate, RowMapper<T> rows) {
-        return jdbc.query(UPDATE, rows, status, fosterHomeId, startDate, endDate, id, rowVersion).stream().findFirst();
+        return jdbc.query(UPDATE, rows, status, fosterHomeId, startDate, endDate,
+                held.rowId(CaseScopedTable.PLACEMENTS), rowVersion).stream().findFirst();
     }
 }
