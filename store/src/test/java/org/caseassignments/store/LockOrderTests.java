@@ -52,6 +52,21 @@ class LockOrderTests {
                 .allSatisfy(name -> assertThat(found).containsKey(name));
     }
 
+    @Test
+    void shouldFindATryOfTheCaseQueueButNotOfTheOtherNamespacesWhenRenderedAsStoreRendersThem() {
+        // Given a try of each namespace's lock, rendered as store renders its keys
+        String queue = "SELECT pg_try_advisory_xact_lock_shared(" + AdvisoryLocks.CASE_QUEUE.on("'c'") + ")";
+        String key = "SELECT pg_try_advisory_xact_lock(" + AdvisoryLocks.IDEMPOTENCY_KEY.on("'k'") + ")";
+        String rebuild = "SELECT pg_try_advisory_lock(" + AdvisoryLocks.REBUILD.on("'r'") + ")";
+
+        // When the rule's SQL is looked for in them
+        // Then only the case's queue is a lock of the order: the rule knows store's namespace
+        assertThat(LockingSql.CASE_QUEUE_NAMESPACE).isEqualTo(AdvisoryLocks.CASE_QUEUE.namespace());
+        assertThat(LockingSql.in(queue)).hasSize(1);
+        assertThat(LockingSql.in(key)).isEmpty();
+        assertThat(LockingSql.in(rebuild)).isEmpty();
+    }
+
     /** Per top-level class of store's main code (a nested class's SQL counts as its own), what it locks or writes. */
     private static Map<String, List<String>> lockingSqlOfStore() {
         Map<String, List<String>> found = new TreeMap<>();

@@ -95,4 +95,89 @@ class LockingSqlTests {
         // a claim that never waits (an Idempotency-Key's, the one rebuild's) is not a lock of the order
         assertThat(LockingSql.in("SELECT pg_try_advisory_xact_lock(1, 2)")).isEmpty();
     }
+
+    @Test
+    void shouldFindATableWhenItIsQualifiedOrQuoted() {
+        // Given the ordered tables named with a schema, in double quotes, or both
+        // When they are written, Then each is found
+        assertThat(LockingSql.in("UPDATE public.placements SET status = ?")).containsExactly("UPDATE public.placements");
+        assertThat(LockingSql.in("INSERT INTO \"kinship_options\" (id) VALUES (?)"))
+                .containsExactly("INSERT INTO \"kinship_options\"");
+        assertThat(LockingSql.in("DELETE FROM \"public\".\"foster_homes\" WHERE id = ?"))
+                .containsExactly("DELETE FROM \"public\".\"foster_homes\"");
+        assertThat(LockingSql.in("UPDATE \"case_assignments\" c SET jurisdiction = ?"))
+                .containsExactly("UPDATE \"case_assignments\"");
+    }
+
+    @Test
+    void shouldFindMergeCopyDropAndTruncateOfTheOrderedTables() {
+        // Given the other statements that write or remove a table
+        // When they are looked for, Then each is found
+        assertThat(LockingSql.in("MERGE INTO case_assignments t USING incoming s ON t.case_id = s.case_id"))
+                .containsExactly("MERGE INTO case_assignments");
+        assertThat(LockingSql.in("COPY placements FROM STDIN")).containsExactly("COPY placements");
+        assertThat(LockingSql.in("COPY public.kinship_options (id, case_id) FROM STDIN WITH (FORMAT csv)"))
+                .containsExactly("COPY public.kinship_options");
+        assertThat(LockingSql.in("DROP TABLE IF EXISTS case_assignment_history")).containsExactly(
+                "DROP TABLE IF EXISTS case_assignment_history");
+        assertThat(LockingSql.in("DROP TABLE scratch, foster_homes")).containsExactly("DROP TABLE scratch, foster_homes");
+        assertThat(LockingSql.in("TRUNCATE scratch, public.placements")).containsExactly("TRUNCATE scratch, public.placements");
+    }
+
+    @Test
+    void shouldFindARowLockWhenALimitOrAPlaceholderFollowsIt() {
+        // Given row locks of an ordered table followed by a limit, an offset, a fetch, or a piece still to come
+        // When they are looked for, Then each is found
+        assertThat(LockingSql.in("SELECT 1 FROM placements WHERE case_id = ? FOR UPDATE LIMIT 10"))
+                .containsExactly("FOR UPDATE");
+        assertThat(LockingSql.in("SELECT 1 FROM placements FOR SHARE OFFSET 5")).containsExactly("FOR SHARE");
+        assertThat(LockingSql.in("SELECT 1 FROM placements FOR NO KEY UPDATE FETCH FIRST 1 ROW ONLY"))
+                .containsExactly("FOR NO KEY UPDATE");
+        assertThat(LockingSql.in("SELECT 1 FROM kinship_options WHERE id = ? FOR KEY SHARE \u0001"))
+                .containsExactly("FOR KEY SHARE");
+        assertThat(LockingSql.in("SELECT 1 FROM kinship_options WHERE id = ? FOR UPDATE %s")).containsExactly("FOR UPDATE");
+    }
+
+    @Test
+    void shouldFindATryOfTheCaseQueueButNotTheClaimsOfOtherNamespaces() {
+        // Given tries of advisory locks in the case queue's namespace, and the Idempotency-Key's and the rebuild's claims
+        // When they are looked for
+        // Then only those of the case queue are found
+        assertThat(LockingSql.in("SELECT pg_try_advisory_xact_lock_shared(1668380005, hashtext((?)::text))"))
+                .containsExactly("pg_try_advisory_xact_lock_shared(1668380005");
+        assertThat(LockingSql.in("SELECT pg_try_advisory_lock( 1668380005, 7)"))
+                .containsExactly("pg_try_advisory_lock( 1668380005");
+        assertThat(LockingSql.in("SELECT pg_try_advisory_xact_lock(1768187245, hashtext(?)) AS claimed")).isEmpty();
+        assertThat(LockingSql.in("SELECT pg_try_advisory_lock(1919052900, hashtext(?))")).isEmpty();
+        assertThat(LockingSql.in("SELECT pg_try_advisory_xact_lock(%s) AS claimed")).isEmpty();
+    }
+
+    @Test
+    void shouldCountARowLockOnlyWhenTheSameConstantNamesAnOrderedTable() {
+        // Given row-lock clauses whose constant names another table, or no table at all
+        // When they are looked for, Then none is found
+        assertThat(LockingSql.in("SELECT 1 FROM idempotency_keys WHERE key = ? FOR UPDATE")).isEmpty();
+        assertThat(LockingSql.in("SELECT 1 FROM case_assignments_rebuild FOR SHARE")).isEmpty();
+        assertThat(LockingSql.in(" FOR UPDATE")).isEmpty();
+        // And Given the same clauses over an ordered table, a placeholder where the table goes, or a query still to come
+        // Then each is found
+        assertThat(LockingSql.in("SELECT 1 FROM public.\"placements\" FOR UPDATE")).containsExactly("FOR UPDATE");
+        assertThat(LockingSql.in("SELECT 1 FROM %1$s WHERE id = ? FOR NO KEY UPDATE")).containsExactly("FOR NO KEY UPDATE");
+        assertThat(LockingSql.in("SELECT 1 FROM a JOIN \u0001 b ON true FOR SHARE")).containsExactly("FOR SHARE");
+        assertThat(LockingSql.in("\u0001 FOR NO KEY UPDATE")).containsExactly("FOR NO KEY UPDATE");
+    }
+
+    @Test
+    void shouldLetAMessageThatSaysUpdateBeWhenItIsNotAnUpdateStatement() {
+        // Given messages concatenated with a value, and updates of another table
+        // When they are looked for, Then none is found
+        assertThat(LockingSql.in("could not update \u0001")).isEmpty();
+        assertThat(LockingSql.in("could not update %s: it changed")).isEmpty();
+        assertThat(LockingSql.in("failed to update placements for case \u0001")).isEmpty();
+        // And Given updates of the ordered tables, by name with an alias or through placeholders
+        // Then each is found
+        assertThat(LockingSql.in("UPDATE placements AS p SET status = ?")).containsExactly("UPDATE placements");
+        assertThat(LockingSql.in("UPDATE \u0001 SET x = 1")).containsExactly("UPDATE \u0001");
+        assertThat(LockingSql.in("UPDATE %1$s%2$s")).containsExactly("UPDATE %1$s");
+    }
 }
