@@ -7,6 +7,8 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import org.caseassignments.testkit.architecture.LockingSql;
+import org.caseassignments.testkit.architecture.StoreBoundary;
+import org.junit.jupiter.api.Test;
 
 /** Fitness rules of backfill: only store locks or writes the ordered tables; no package cycles (decision 53). */
 @AnalyzeClasses(packages = "org.caseassignments.backfill", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -23,4 +25,11 @@ class ArchitectureTests {
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("org.caseassignments.(**)")
             .should().beFreeOfCycles();
+
+    /** No class of this module is in store's packages, which that rule exempts. */
+    @Test
+    void shouldDeclareNoClassInStoresPackages() {
+        // Given this module's compiled classes, When StoreBoundary's rule is checked (testkit), Then it holds
+        StoreBoundary.checkThisModule();
+    }
 }

@@ -7,6 +7,8 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import org.caseassignments.testkit.architecture.LockingSql;
+import org.caseassignments.testkit.architecture.StoreBoundary;
+import org.junit.jupiter.api.Test;
 
 /** Fitness rules of ingest: only store locks or writes the ordered tables; no package cycles (decision 53). */
 @AnalyzeClasses(packages = "org.caseassignments.ingest", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -23,4 +25,11 @@ class ArchitectureTests {
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("org.caseassignments.(**)")
             .should().beFreeOfCycles();
+
+    /** No class is in store's packages, which that rule exempts, nor calls the backfill's rebuild or history purge. */
+    @Test
+    void shouldKeepOutOfStoresPackagesAndTheBackfillsOperations() {
+        // Given this module's compiled classes, When StoreBoundary's rules are checked (testkit), Then they hold
+        StoreBoundary.checkThisService();
+    }
 }

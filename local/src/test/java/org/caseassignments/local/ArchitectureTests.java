@@ -6,8 +6,14 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import org.caseassignments.testkit.architecture.LockingSql;
+import org.caseassignments.testkit.architecture.StoreBoundary;
+import org.junit.jupiter.api.Test;
 
-/** Fitness rules of local: no package cycles (decision 53). */
+/**
+ * Fitness rules of local: only store locks or writes the ordered tables, and no class of local is in its packages; no
+ * package cycles (decision 53).
+ */
 @AnalyzeClasses(packages = "org.caseassignments.local", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
@@ -15,4 +21,18 @@ class ArchitectureTests {
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("org.caseassignments.(**)")
             .should().beFreeOfCycles();
+
+    /**
+     * Only store locks or writes the tables of the lock order: this module calls its operations (LockingSql, testkit,
+     * reads the SQL in each compiled class's string constants).
+     */
+    @ArchTest
+    static final ArchRule onlyStoreLocksOrWritesTheOrderedTables = LockingSql.onlyStoreLocksOrWritesTheOrderedTables();
+
+    /** No class of this module is in store's packages, which that rule exempts. */
+    @Test
+    void shouldDeclareNoClassInStoresPackages() {
+        // Given this module's compiled classes, When StoreBoundary's rule is checked (testkit), Then it holds
+        StoreBoundary.checkThisModule();
+    }
 }

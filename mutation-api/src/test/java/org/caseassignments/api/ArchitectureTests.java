@@ -23,6 +23,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.caseassignments.api.http.RequiresIfMatch;
 import org.caseassignments.api.write.Versioned;
 import org.caseassignments.testkit.architecture.LockingSql;
+import org.caseassignments.testkit.architecture.StoreBoundary;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -140,5 +141,12 @@ class ArchitectureTests {
         @PatchMapping("/leaky/{id}")
         void update(@PathVariable String id, @RequestBody LeakyUpdateRequest request) {
         }
+    }
+
+    /** No class is in store's packages, which that rule exempts, nor calls the backfill's rebuild or history purge. */
+    @Test
+    void shouldKeepOutOfStoresPackagesAndTheBackfillsOperations() {
+        // Given this module's compiled classes, When StoreBoundary's rules are checked (testkit), Then they hold
+        StoreBoundary.checkThisService();
     }
 }

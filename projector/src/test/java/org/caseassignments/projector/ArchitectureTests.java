@@ -11,6 +11,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.caseassignments.projector.stream.BeforeCommitHook;
+import org.caseassignments.testkit.architecture.StoreBoundary;
 import org.junit.jupiter.api.Test;
 import org.caseassignments.testkit.architecture.LockingSql;
 
@@ -51,5 +52,12 @@ class ArchitectureTests {
 
     static final class ReachingIntoInternals {
         ProcessorRecordContext context;
+    }
+
+    /** No class is in store's packages, which that rule exempts, nor calls the backfill's rebuild or history purge. */
+    @Test
+    void shouldKeepOutOfStoresPackagesAndTheBackfillsOperations() {
+        // Given this module's compiled classes, When StoreBoundary's rules are checked (testkit), Then they hold
+        StoreBoundary.checkThisService();
     }
 }
