@@ -18,8 +18,9 @@ import java.util.List;
  *       ({@link AssignmentWriter}, in case-id order within a batch); an API write holds it {@code FOR SHARE}
  *       ({@code hold.CaseHold}, with the queue before it);</li>
  *   <li>the case-scoped rows ({@code placements}, {@code kinship_options}): the projector's entity-copy
- *       update after its upsert; an API update's locked re-read ({@code FOR NO KEY UPDATE}), which takes the case's
- *       hold, or create's insert ({@code placement.PlacementRows}, {@code kinship.KinshipOptionRows});</li>
+ *       update after its upsert; an API update's locked re-read ({@code FOR NO KEY UPDATE}) and write, or a create's
+ *       insert ({@code placement.PlacementRows}, {@code kinship.KinshipOptionRows}), each taking the case's hold
+ *       ({@code hold.HeldCase});</li>
  *   <li>the foster home ({@code foster_homes}): taken {@code FOR UPDATE} by the occupancy trigger when a
  *       placement becomes ACTIVE in it or moves to it while ACTIVE ({@link HomeGate}), after the placement's row
  *       lock; a home's own update locks it alone and only reads placements ({@code fosterhome.FosterHomeRows}).</li>
