@@ -5,15 +5,19 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -27,7 +31,10 @@ import java.util.regex.Pattern;
  * stop forwarding in both directions without closing either side, as a half-open socket behind a dead router or a
  * paused VM does. A frozen connection stays frozen until the proxy closes; connections opened after the freeze are
  * forwarded. Made with a delay, it holds what each side sends for that long before passing it on, in both directions:
- * the network between a service and a database on another host (a benchmark's, not a test's, use).
+ * the network between a service and a database on another host (a benchmark's, not a test's, use). With a delay, what
+ * was read before a {@code freeze*()} is already queued and is still delivered, up to one delay later; and an end of
+ * stream from either side closes the whole connection once what came before it is delivered (PostgreSQL and its
+ * driver never half-close a connection, so nothing is lost by it).
  */
 public final class DatabaseProxy implements AutoCloseable {
 
@@ -37,6 +44,8 @@ public final class DatabaseProxy implements AutoCloseable {
     private static final class Pair {
         private final Socket client;
         private final Socket upstream;
+        /** The writers of its delayed directions, stopped when it closes. */
+        private final List<Thread> writers = new CopyOnWriteArrayList<>();
         private volatile boolean listening;
         private volatile boolean frozen;
 
@@ -69,21 +78,26 @@ public final class DatabaseProxy implements AutoCloseable {
             }
             closeQuietly(client);
             closeQuietly(upstream);
+            writers.forEach(Thread::interrupt);
         }
     }
 
     /**
      * One direction of a pair with a delay: each chunk read is queued with the time it is due, and one thread writes
      * the chunks in the order they were read, each at its time. The delay is a latency added once per chunk (a link's
-     * propagation delay), never a cost per byte; the end of the stream is passed on after what came before it.
+     * propagation delay), never a cost per byte; the end of the stream is passed on after what came before it. At most
+     * {@link #IN_FLIGHT} bytes wait in a direction: past that its pump stops reading, and the sender feels TCP's
+     * back-pressure as it would from a slow link.
      */
     private final class DelayedForward {
         private record Chunk(long due, byte[] bytes) {
         }
 
         private static final Chunk END = new Chunk(0, null);
+        private static final int IN_FLIGHT = 1 << 20;
 
         private final BlockingQueue<Chunk> chunks = new LinkedBlockingQueue<>();
+        private final Semaphore room = new Semaphore(IN_FLIGHT);
 
         private DelayedForward(Pair pair, Socket to) {
             Thread thread = new Thread(() -> {
@@ -94,21 +108,27 @@ public final class DatabaseProxy implements AutoCloseable {
                         }
                         out.write(chunk.bytes);
                         out.flush();
+                        room.release(chunk.bytes.length);
                     }
                 } catch (IOException | InterruptedException e) {
                     // one side went away, or the proxy closes: so does the pair
                 } finally {
+                    room.release(IN_FLIGHT); // a pump waiting for room goes on, to find its pair closed
                     drop(pair);
                 }
-            }, "database-proxy-delay");
+            }, "database-proxy-delay-" + server.getLocalPort());
             thread.setDaemon(true);
+            pair.writers.add(thread);
             thread.start();
         }
 
-        private void send(byte[] buffer, int length) {
+        /** Queues what was read, once there is room for it. */
+        private void send(byte[] buffer, int length) throws InterruptedException {
+            room.acquire(length);
             chunks.add(new Chunk(System.nanoTime() + delay.toNanos(), Arrays.copyOf(buffer, length)));
         }
 
+        /** The writer stops after what is queued: at once if the pair is closed, since its writes fail. */
         private void end() {
             chunks.add(END);
         }
@@ -229,15 +249,24 @@ public final class DatabaseProxy implements AutoCloseable {
                     held.add(client);
                     continue;
                 }
-                Pair pair = new Pair(client, new Socket(targetHost, targetPort));
-                // as the driver and the server do: a small message goes out when written, not held for an ACK
-                pair.client.setTcpNoDelay(true);
-                pair.upstream.setTcpNoDelay(true);
+                Socket upstream = new Socket();
+                try {
+                    // as the driver and the server do: a small message goes out when written, not held for an ACK
+                    client.setTcpNoDelay(true);
+                    upstream.setTcpNoDelay(true);
+                    upstream.connect(new InetSocketAddress(targetHost, targetPort));
+                } catch (IOException e) {
+                    // the target refused: the client sees its connection end
+                    closeQuietly(upstream);
+                    closeQuietly(client);
+                    continue;
+                }
+                Pair pair = new Pair(client, upstream);
                 pairs.add(pair);
                 pump(pair, pair.client, pair.upstream, true);
                 pump(pair, pair.upstream, pair.client, false);
             } catch (IOException e) {
-                // closed, or the target refused: the client sees its connection end
+                // the proxy closed
             }
         }
     }
@@ -264,14 +293,18 @@ public final class DatabaseProxy implements AutoCloseable {
                         delayed.send(buffer, read);
                     }
                 }
-                ended = delayed != null;
+                ended = true;
             } catch (IOException e) {
                 // one side went away: so does the other
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
-                if (ended) {
-                    delayed.end(); // the pair closes once what was read before the end is passed on
-                } else {
+                if (!ended || delayed == null) {
                     drop(pair);
+                }
+                if (delayed != null) {
+                    // on a clean end, the pair closes once what was read before the end is passed on
+                    delayed.end();
                 }
             }
         }, "database-proxy-pump");
@@ -305,6 +338,7 @@ public final class DatabaseProxy implements AutoCloseable {
         }
     }
 
+    /** Closes every connection, and stops the writers of their delayed directions. */
     @Override
     public void close() {
         forwardNewConnections();

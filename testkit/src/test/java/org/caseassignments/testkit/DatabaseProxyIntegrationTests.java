@@ -1,6 +1,7 @@
 package org.caseassignments.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -54,6 +55,44 @@ class DatabaseProxyIntegrationTests {
             }
             assertThat(expected - 1).isEqualTo(100000);
         }
+    }
+
+    @Test
+    void shouldEndEveryDelayedWriterWhenItsConnectionsAndTheProxyClose() throws SQLException {
+        // Given a proxy with a delay
+        try (DatabaseProxy proxy = DatabaseProxy.inFrontOf(DB, Duration.ofMillis(1))) {
+
+            // When connections are opened through it, used, and closed
+            for (int i = 0; i < 5; i++) {
+                try (Connection connection = connect(proxy);
+                     Statement statement = connection.createStatement();
+                     ResultSet rs = statement.executeQuery("SELECT 1")) {
+                    rs.next();
+                }
+            }
+
+            // Then no writer outlives its connection
+            awaitNoDelayedWriters(proxy);
+
+            // And, with a connection open when the proxy closes, none outlives the proxy
+            Connection open = connect(proxy);
+            assertThat(delayedWriters(proxy)).isEqualTo(2);
+            proxy.close();
+            awaitNoDelayedWriters(proxy);
+            open.close();
+        }
+    }
+
+    private static void awaitNoDelayedWriters(DatabaseProxy proxy) {
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(delayedWriters(proxy)).as("live delayed writers").isZero());
+    }
+
+    /** The live writer threads of this proxy's delayed directions. */
+    private static long delayedWriters(DatabaseProxy proxy) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.isAlive() && thread.getName().equals("database-proxy-delay-" + proxy.port()))
+                .count();
     }
 
     private static Connection connect(DatabaseProxy proxy) throws SQLException {
