@@ -29,4 +29,16 @@ class ProjectionWaitConfiguration {
         registration.setAsyncSupported(true);
         return registration;
     }
+
+    /** After security too (the caller is known); a waited read's first dispatch only, before Spring MVC. */
+    @Bean
+    FilterRegistrationBean<WaitedReadFilter> waitedReadFilter(WaitedReads waitedReads, AssignmentProperties properties,
+                                                              UnhandledFailures failures) {
+        FilterRegistrationBean<WaitedReadFilter> registration = new FilterRegistrationBean<>(
+                new WaitedReadFilter(waitedReads, properties.maxWait(), failures));
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.setAsyncSupported(true);
+        return registration;
+    }
 }
