@@ -2,6 +2,7 @@ package org.caseassignments.api.assignment;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -57,13 +58,12 @@ final class WaitedReadFilter extends OncePerRequestFilter {
         if (!request.getMethod().equals("GET") || !PATH.matcher(request.getRequestURI()).matches()) {
             return true;
         }
-        try {
-            Map<String, String[]> parameters = request.getParameterMap();
-            return !parameters.keySet().equals(PARAMETERS)
-                    || parameters.values().stream().anyMatch(values -> values.length != 1);
-        } catch (RuntimeException undecodable) {
-            return true; // a query string that does not decode: the handler's 400
-        }
+        // a query string that does not decode fails here (InvalidParameterException), as the first reading of the
+        // parameters does: uncaught, so that it is the error page's 400 as without this filter, not a later reading's
+        // answer without the parameter
+        Map<String, String[]> parameters = request.getParameterMap();
+        return !parameters.keySet().equals(PARAMETERS)
+                || parameters.values().stream().anyMatch(values -> values.length != 1);
     }
 
     @Override
@@ -95,9 +95,7 @@ final class WaitedReadFilter extends OncePerRequestFilter {
         try {
             chain.doFilter(request, response);
         } finally {
-            if (begun.admitted() != null && !request.isAsyncStarted()) {
-                begun.admitted().release().run(); // the handler never took it over: its place is given back now
-            }
+            WaitedReads.releaseNotTakenOver(request);
         }
     }
 
@@ -112,11 +110,11 @@ final class WaitedReadFilter extends OncePerRequestFilter {
 
     /**
      * Whether the problem document the handler would answer is {@code application/problem+json}: no {@code Accept}, or
-     * one that takes anything. Any other is left to the handler's content negotiation.
+     * only ones that take anything (each header, however many). Any other is left to the handler's content negotiation.
      */
     private static boolean answersProblems(HttpServletRequest request) {
-        String accept = request.getHeader("Accept");
-        return accept == null || accept.isBlank() || accept.strip().equals("*/*");
+        return Collections.list(request.getHeaders("Accept")).stream()
+                .allMatch(accept -> accept.isBlank() || accept.strip().equals("*/*"));
     }
 
     /** Named in the request's metrics and trace as the handler mapping names it. */

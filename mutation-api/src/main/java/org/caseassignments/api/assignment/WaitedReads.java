@@ -30,6 +30,13 @@ class WaitedReads {
         boolean reached() {
             return before.known() && before.revision() >= wanted;
         }
+
+        /** Gives the admitted wait's place back, if any. */
+        void release() {
+            if (admitted != null) {
+                admitted.release().run();
+            }
+        }
     }
 
     private final CaseAssignments assignments;
@@ -71,15 +78,33 @@ class WaitedReads {
     }
 
     /**
-     * The waited read this request began before its handler, when it began for these same case, revision and wait;
-     * else {@link #begin} now.
+     * Gives back the wait handed on to this request's handler when the handler never took it over (it failed or
+     * answered before {@link #begunOrBegin}); nothing once it has.
+     */
+    static void releaseNotTakenOver(HttpServletRequest request) {
+        if (request.getAttribute(BEGUN) instanceof Begun begun) {
+            request.removeAttribute(BEGUN);
+            begun.release();
+        }
+    }
+
+    /**
+     * The waited read this request began before its handler, else {@link #begin} now.
+     *
+     * @throws IllegalStateException when what was begun is for another case, revision or wait than the handler's:
+     *                               a defect of the filter's reading of the request; the wait begun is given back
      */
     Begun begunOrBegin(HttpServletRequest request, Caller caller, UUID caseId, long wanted, Duration patience) {
-        if (request.getAttribute(BEGUN) instanceof Begun begun && begun.caseId().equals(caseId)
-                && begun.wanted() == wanted && begun.patience().equals(patience)) {
-            request.removeAttribute(BEGUN);
-            return begun;
+        if (!(request.getAttribute(BEGUN) instanceof Begun begun)) {
+            return begin(caller, caseId, wanted, patience);
         }
-        return begin(caller, caseId, wanted, patience);
+        request.removeAttribute(BEGUN);
+        if (!begun.caseId().equals(caseId) || begun.wanted() != wanted || !begun.patience().equals(patience)) {
+            begun.release();
+            throw new IllegalStateException("The waited read begun before the handler (case " + begun.caseId()
+                    + ", revision " + begun.wanted() + ", wait " + begun.patience() + ") is not the handler's (case "
+                    + caseId + ", revision " + wanted + ", wait " + patience + ")");
+        }
+        return begun;
     }
 }

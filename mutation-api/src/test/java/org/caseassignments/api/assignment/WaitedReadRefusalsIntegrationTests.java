@@ -19,6 +19,7 @@ import org.caseassignments.api.testsupport.ApiClient;
 import org.caseassignments.api.testsupport.ApiIntegrationTest;
 import org.caseassignments.api.testsupport.Cases;
 import org.caseassignments.api.testsupport.ProjectorCommits;
+import org.caseassignments.api.testsupport.RawHttp;
 import org.caseassignments.api.testsupport.Reply;
 import org.caseassignments.api.testsupport.TestTokens;
 import org.caseassignments.testkit.TestDatabase;
@@ -31,6 +32,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A plain waited read refused before the handler ({@link WaitedReadFilter}) answers exactly what the handler answers
@@ -43,6 +45,7 @@ import tools.jackson.databind.JsonNode;
 class WaitedReadRefusalsIntegrationTests {
 
     static final TestDatabase DB = TestDatabase.migrated();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String LEFT_TO_THE_HANDLER = "application/problem+json";
     /**
      * Headers that differ from one answer to the next whoever writes them, and the body's framing: the handler's
@@ -75,9 +78,13 @@ class WaitedReadRefusalsIntegrationTests {
         api = new ApiClient(port);
     }
 
+    /**
+     * Every wait asked for is far longer than a test (PT60S) and each test has every answer in hand before it ends: a
+     * waiter still counted then is one a refusal or a hand-off leaked, not one still waiting for its deadline.
+     */
     @AfterEach
     void noWaiterLeft() {
-        Awaitility.await("every waiter released").atMost(Duration.ofSeconds(30))
+        Awaitility.await("every waiter released").atMost(Duration.ofSeconds(2))
                 .until(() -> meters.get(ProjectionWaits.WAITERS_METRIC).gauge().value() == 0);
     }
 
@@ -85,7 +92,7 @@ class WaitedReadRefusalsIntegrationTests {
     void shouldAnswer403AsTheHandlerDoesWhenTheWaitedReadIsRefusedBeforeIt() {
         // Given a case of another jurisdiction
         UUID texan = Cases.assignedTo(jdbc, "w-1", "s-1", 1, "texas");
-        String path = "/cases/" + texan + "/assignment?min_revision=5&wait=PT30S";
+        String path = "/cases/" + texan + "/assignment?min_revision=5&wait=PT60S";
         String worker = TestTokens.caseworker("w-1").token();
         long before = requests(403);
 
@@ -104,7 +111,7 @@ class WaitedReadRefusalsIntegrationTests {
     void shouldAnswer429AsTheHandlerDoesWhenTheWaitedReadIsRefusedBeforeIt() {
         // Given a caseworker holding its two waits
         UUID caseId = Cases.assignedTo(jdbc, "w-2", "s-1", 1);
-        String path = "/cases/" + caseId + "/assignment?min_revision=2&wait=PT30S";
+        String path = "/cases/" + caseId + "/assignment?min_revision=2&wait=PT60S";
         String worker = TestTokens.caseworker("w-2").token();
         pending.add(api.sendAsync(ApiClient.request("GET", path).token(worker)));
         pending.add(api.sendAsync(ApiClient.request("GET", path).token(worker).header("Accept", LEFT_TO_THE_HANDLER)));
@@ -133,21 +140,46 @@ class WaitedReadRefusalsIntegrationTests {
     void shouldAnswer409AsTheHandlerDoesPastTheUnknownCaseAllowance() {
         // Given a caller waiting for the one unknown case its allowance lets it
         String worker = TestTokens.caseworker("w-3").token();
-        pending.add(api.sendAsync(ApiClient.request("GET", "/cases/" + UUID.randomUUID()
-                + "/assignment?min_revision=1&wait=PT2S").token(worker)));
+        UUID awaited = UUID.randomUUID();
+        pending.add(api.sendAsync(ApiClient.request("GET", "/cases/" + awaited
+                + "/assignment?min_revision=1&wait=PT60S").token(worker)));
         Awaitility.await("one waiter").atMost(Duration.ofSeconds(10))
                 .until(() -> meters.get(ProjectionWaits.WAITERS_METRIC).gauge().value() == 1);
 
         // When it asks for another unknown case, refused before the handler and by it
-        String path = "/cases/" + UUID.randomUUID() + "/assignment?min_revision=1&wait=PT2S";
+        String path = "/cases/" + UUID.randomUUID() + "/assignment?min_revision=1&wait=PT60S";
         Reply early = api.get(path, worker);
         Reply handled = api.send(ApiClient.request("GET", path).token(worker).header("Accept", LEFT_TO_THE_HANDLER));
 
-        // Then both are the same 409 problem at once; the held one ends with its wait
+        // Then both are the same 409 problem at once; the held one is answered when its case is projected
         assertThat(early.status()).as(early.toString()).isEqualTo(409);
         assertThat(early.code()).isEqualTo("PROJECTION_BEHIND");
         assertSameAnswer(early, handled);
-        assertThat(pending).allSatisfy(reply -> assertThat(reply.get(10, TimeUnit.SECONDS).status()).isEqualTo(409));
+        new ProjectorCommits(DB).assign(awaited, "w-3", 1);
+        assertThat(pending).allSatisfy(reply -> assertThat(reply.get(10, TimeUnit.SECONDS).status()).isEqualTo(200));
+    }
+
+    @Test
+    void shouldAnswer400AsWithoutTheFilterWhenTheQueryStringDoesNotDecode() {
+        // Given a case the caller may read, at revision 1
+        UUID caseId = Cases.assignedTo(jdbc, "w-4", "s-1", 1);
+        String worker = TestTokens.caseworker("w-4").token();
+        RawHttp http = new RawHttp(port);
+
+        for (String query : List.of("min_revision=0&wait=PT1%", "wait=PT1%&min_revision=0",
+                "as_of_revision=1&min_revision=%")) {
+            for (String accept : new String[] {"", "\r\nAccept: " + LEFT_TO_THE_HANDLER}) {
+                // When a read's query string does not decode
+                RawHttp.Answer answer = http.send("GET /cases/" + caseId + "/assignment?" + query
+                        + " HTTP/1.1\r\nAuthorization: Bearer " + worker + accept);
+
+                // Then it is the 400 problem document of every undecodable query, never an answer without the parameter
+                assertThat(answer.status()).as(query + accept + " " + answer).isEqualTo(400);
+                assertThat(answer.contentType()).as(answer.toString()).startsWith(LEFT_TO_THE_HANDLER);
+                assertThat(JSON.readTree(answer.body()).path("code").asString()).as(answer.toString())
+                        .isEqualTo("BAD_REQUEST");
+            }
+        }
     }
 
     private static void assertSameAnswer(Reply early, Reply handled) {
