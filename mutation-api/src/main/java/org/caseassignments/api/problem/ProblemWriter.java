@@ -65,7 +65,9 @@ public final class ProblemWriter {
         response.resetBuffer();
         response.setStatus(status);
         SecurityHeaders.addMissing(response);
-        // as the handlers' problem documents: JSON is UTF-8 (RFC 8259), and the media type has no charset parameter
+        // as the handlers' problem documents: JSON is UTF-8 (RFC 8259), and the media type has no charset parameter,
+        // not even one set on the response before (a media type without one keeps it): cleared first
+        response.setCharacterEncoding((String) null);
         response.setContentType(PROBLEM_JSON);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
