@@ -8,9 +8,11 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -25,8 +27,20 @@ import java.util.concurrent.TimeUnit;
  */
 final class FloodClient implements AutoCloseable {
 
-    /** The answer of one request: its status (-1 when the connection failed), when it came, how long it took. */
+    /** The status of a request whose connection failed: no answer. */
+    static final int FAILED = -1;
+    /** The status of a request not answered within the client's timeout: its connection is closed. */
+    static final int TIMED_OUT = -2;
+
+    /**
+     * The answer of one request: its status ({@link #FAILED}, {@link #TIMED_OUT} when there was none), when it came,
+     * how long it took.
+     */
     record Answer(int status, long epochMicros, long micros) {
+
+        boolean answered() {
+            return status > 0;
+        }
     }
 
     private static final byte[] HEADERS_END = {'\r', '\n', '\r', '\n'};
@@ -35,9 +49,12 @@ final class FloodClient implements AutoCloseable {
     private final Selector selector;
     private final ConcurrentLinkedQueue<Exchange> queued = new ConcurrentLinkedQueue<>();
     private final Thread io;
+    private final long timeoutNanos;
     private volatile boolean running = true;
 
-    FloodClient() throws IOException {
+    /** A client whose every request ends by {@code timeout} at the latest, answered or not: a silent server ends it. */
+    FloodClient(Duration timeout) throws IOException {
+        this.timeoutNanos = timeout.toNanos();
         this.selector = Selector.open();
         this.io = new Thread(this::loop, "flood-client-io");
         io.setDaemon(true);
@@ -51,7 +68,8 @@ final class FloodClient implements AutoCloseable {
         byte[] request = ("GET " + target + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
                 + "\r\nUser-Agent: waits-bounded-flood\r\nAuthorization: Bearer " + token + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
-        Exchange exchange = new Exchange(new InetSocketAddress(uri.getHost(), uri.getPort()), ByteBuffer.wrap(request));
+        Exchange exchange = new Exchange(new InetSocketAddress(uri.getHost(), uri.getPort()), ByteBuffer.wrap(request),
+                System.nanoTime() + timeoutNanos);
         queued.add(exchange);
         selector.wakeup();
         return exchange.answer;
@@ -69,10 +87,16 @@ final class FloodClient implements AutoCloseable {
                     try {
                         exchange.ready(key);
                     } catch (IOException | RuntimeException e) {
-                        exchange.end(-1);
+                        exchange.end(FAILED);
                     }
                 }
                 selector.selectedKeys().clear();
+                long now = System.nanoTime();
+                for (SelectionKey key : Set.copyOf(selector.keys())) {
+                    if (key.attachment() instanceof Exchange exchange && now - exchange.deadline > 0) {
+                        exchange.end(TIMED_OUT);
+                    }
+                }
             } catch (IOException e) {
                 throw new IllegalStateException("the flood's selector failed", e);
             }
@@ -92,12 +116,14 @@ final class FloodClient implements AutoCloseable {
         private final ByteBuffer request;
         private final CompletableFuture<Answer> answer = new CompletableFuture<>();
         private final long started = System.nanoTime();
+        private final long deadline;
         private ByteBuffer received = ByteBuffer.allocate(1024);
         private SocketChannel channel;
 
-        Exchange(InetSocketAddress address, ByteBuffer request) {
+        Exchange(InetSocketAddress address, ByteBuffer request, long deadline) {
             this.address = address;
             this.request = request;
+            this.deadline = deadline;
         }
 
         void open(Selector selector) {
@@ -107,7 +133,7 @@ final class FloodClient implements AutoCloseable {
                 boolean connected = channel.connect(address);
                 channel.register(selector, connected ? SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT, this);
             } catch (IOException e) {
-                end(-1);
+                end(FAILED);
             }
         }
 
@@ -185,7 +211,7 @@ final class FloodClient implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 // the answer is what counts; the connection is gone either way
             }
-            answer.complete(new Answer(status == 0 ? -1 : status, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()),
+            answer.complete(new Answer(status == 0 ? FAILED : status, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()),
                     TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started)));
         }
     }
