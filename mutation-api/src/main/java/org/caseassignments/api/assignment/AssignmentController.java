@@ -16,6 +16,7 @@ import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import jakarta.servlet.http.HttpServletRequest;
 import org.caseassignments.api.http.ListPaging;
 import org.caseassignments.api.http.OpaqueCursor;
 import org.caseassignments.api.http.Responses;
@@ -71,17 +72,17 @@ class AssignmentController {
 
     private final CaseAssignments assignments;
     private final AssignmentHistory history;
-    private final ProjectionWaits waits;
+    private final WaitedReads waitedReads;
     private final AssignmentProperties properties;
     private final PolicyEngine policy;
     private final OpaqueCursor cursors;
 
-    AssignmentController(CaseAssignments assignments, AssignmentHistory history, ProjectionWaits waits,
+    AssignmentController(CaseAssignments assignments, AssignmentHistory history, WaitedReads waitedReads,
                          AssignmentProperties properties, PolicyEngine policy, OpaqueCursor cursors) {
         this.cursors = cursors;
         this.assignments = assignments;
         this.history = history;
-        this.waits = waits;
+        this.waitedReads = waitedReads;
         this.properties = properties;
         this.policy = policy;
     }
@@ -101,7 +102,7 @@ class AssignmentController {
                     schema = @Schema(type = "integer", minimum = "1")))
     @GetMapping("/cases/{caseId}/assignment")
     DeferredResult<ResponseEntity<Object>> get(
-            Caller caller, @PathVariable UUID caseId,
+            Caller caller, HttpServletRequest request, @PathVariable UUID caseId,
             @Parameter(description = "Answer once the projection holds the case at this assignment revision or above "
                     + "(the revision the case service returned with its write): a whole number, 0 or more. Authorized "
                     + "first: a case the caller may not read is 403 at once. Not reached within wait: 409 "
@@ -148,18 +149,15 @@ class AssignmentController {
             return answered(current(caller, caseId));
         }
         long wanted = revision("min_revision", minRevision);
-        ProjectedAssignment now = assignments.read(caseId);
-        if (now.known()) {
-            // authorized before any wait: a case the caller may not read is 403 at once, not after the wait (decision 39)
-            AssignmentResponse readable = authorized(caller, now);
-            if (now.revision() >= wanted) {
-                return answered(readable);
-            }
+        // authorized before any wait: a case the caller may not read is 403 at once, not after the wait (decision 39)
+        WaitedReads.Begun begun = waitedReads.begunOrBegin(request, caller, caseId, wanted, patience);
+        if (begun.reached()) {
+            return answered(response(begun.before()));
         }
-        if (patience.isZero()) {
-            throw behind(caller, now, wanted, patience);
+        if (begun.admitted() == null) {
+            throw behind(caller, begun.before(), wanted, patience);
         }
-        return waited(caller, now, wanted, patience);
+        return waited(caller, begun, wanted, patience);
     }
 
     private static DeferredResult<ResponseEntity<Object>> answered(Object body) {
@@ -173,10 +171,10 @@ class AssignmentController {
      * ({@code spring.mvc.async.request-timeout}, 30 s in Tomcat, shorter than a wait may be), so it always ends
      * as the wait's answer; should even the margin pass, it is 409 from what was read before the wait.
      */
-    private DeferredResult<ResponseEntity<Object>> waited(Caller caller, ProjectedAssignment before, long wanted,
+    private DeferredResult<ResponseEntity<Object>> waited(Caller caller, WaitedReads.Begun begun, long wanted,
                                                           Duration patience) {
-        ProjectionWaits.Wait wait = waits.await(before.caseId(), wanted, patience, WaiterAdmission.Holder.of(caller),
-                !before.known());
+        ProjectedAssignment before = begun.before();
+        ProjectionWaits.Wait wait = begun.admitted();
         DeferredResult<ResponseEntity<Object>> answer = new DeferredResult<>(patience.plus(ANSWER_MARGIN).toMillis());
         answer.onTimeout(() -> {
             try {
@@ -249,6 +247,11 @@ class AssignmentController {
 
     private AssignmentResponse authorized(Caller caller, ProjectedAssignment assignment) {
         policy.require(caller, Action.READ, assignment.resource());
+        return response(assignment);
+    }
+
+    /** The answer of a read the policy has allowed. */
+    private static AssignmentResponse response(ProjectedAssignment assignment) {
         return new AssignmentResponse(assignment.caseId(), assignment.pair().assignedWorkerSub(),
                 assignment.pair().supervisorSub(), assignment.revision());
     }

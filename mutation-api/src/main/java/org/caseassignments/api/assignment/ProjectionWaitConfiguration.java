@@ -29,4 +29,19 @@ class ProjectionWaitConfiguration {
         registration.setAsyncSupported(true);
         return registration;
     }
+
+    /**
+     * After security too (the caller is known) and the body-size and media-type filters, just before the
+     * {@link ProjectionWaitFilter} (which never takes a GET); a waited read's first dispatch only, before Spring MVC.
+     */
+    @Bean
+    FilterRegistrationBean<WaitedReadFilter> waitedReadFilter(WaitedReads waitedReads, AssignmentProperties properties,
+                                                              UnhandledFailures failures) {
+        FilterRegistrationBean<WaitedReadFilter> registration = new FilterRegistrationBean<>(
+                new WaitedReadFilter(waitedReads, properties.maxWait(), failures));
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 1);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.setAsyncSupported(true);
+        return registration;
+    }
 }

@@ -30,7 +30,7 @@ public final class BlankAcceptFilter extends OncePerRequestFilter {
      */
     public static FilterRegistrationBean<BlankAcceptFilter> registration() {
         FilterRegistrationBean<BlankAcceptFilter> registration = new FilterRegistrationBean<>(new BlankAcceptFilter());
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 3);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 4);
         return registration;
     }
 

@@ -54,7 +54,7 @@ class WebConfiguration implements WebMvcConfigurer {
     FilterRegistrationBean<WildcardContentTypeFilter> wildcardContentType() {
         FilterRegistrationBean<WildcardContentTypeFilter> registration =
                 new FilterRegistrationBean<>(new WildcardContentTypeFilter());
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 2);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 3);
         return registration;
     }
 
@@ -63,7 +63,7 @@ class WebConfiguration implements WebMvcConfigurer {
     FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimit(ApiProperties properties) {
         FilterRegistrationBean<BodySizeLimitFilter> registration =
                 new FilterRegistrationBean<>(new BodySizeLimitFilter(properties.maxBodySize().toBytes()));
-        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 1);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 2);
         return registration;
     }
 }

@@ -2,7 +2,6 @@ package org.caseassignments.api.problem;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,8 +13,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a problem document straight to the servlet response, for the answers given outside Spring
- * MVC: the connector's 400s and the security firewall's rejections. Same members as
- * {@link ErrorHandling}'s documents, same headers.
+ * MVC: the connector's 400s, the security firewall's rejections, the refusals of waits answered by filters. Same
+ * members as {@link ErrorHandling}'s documents, same headers (framed by {@code Content-Length}, where the handlers'
+ * are chunked).
  */
 public final class ProblemWriter {
 
@@ -65,8 +65,10 @@ public final class ProblemWriter {
         response.resetBuffer();
         response.setStatus(status);
         SecurityHeaders.addMissing(response);
+        // as the handlers' problem documents: JSON is UTF-8 (RFC 8259), and the media type has no charset parameter,
+        // not even one set on the response before (a media type without one keeps it): cleared first
+        response.setCharacterEncoding((String) null);
         response.setContentType(PROBLEM_JSON);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
         response.flushBuffer();

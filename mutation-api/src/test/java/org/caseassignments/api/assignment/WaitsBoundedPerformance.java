@@ -22,7 +22,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,7 +41,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Opt-in benchmark (never run by the build; BENCHMARKS.md has the command and the results): the bounds on waits for
  * the projection (decision 39) with the API's default settings (2,000 waiters, 20 per subject, 4,000 connections,
  * the accept backlog). The API runs in this JVM; the clients run in a child JVM, so that their selector and their
- * garbage are not the server's, driven step by step over its standard input.
+ * garbage are not the server's, driven step by step over its standard input. The floods' requests go out from a lean
+ * load generator ({@link FloodClient}: one selector thread, each request on a connection of its own), the probes
+ * from a {@code java.net.http} client.
  * <ol>
  *   <li>one role-less token opens {@code waits} (2,000) concurrent waited reads, half of a case it may not read and
  *       half of cases the projection does not know: how many it holds, how fast the rest are answered;</li>
@@ -64,6 +65,8 @@ public final class WaitsBoundedPerformance {
     private static final int WAITS = Integer.getInteger("waits", 2000);
     private static final int ROUNDS = Integer.getInteger("rounds", 3);
     private static final int WARMUP = Integer.getInteger("warmup", 5);
+    /** How long a flood's request may go unanswered: twice the longest wait (max-wait 30s), then it is counted so. */
+    private static final Duration FLOOD_TIMEOUT = Duration.ofSeconds(60);
 
     private WaitsBoundedPerformance() {
     }
@@ -240,10 +243,11 @@ public final class WaitsBoundedPerformance {
         }
     }
 
-    /** The clients: requests sent each on a connection of its own (HTTP/1.1), the probes on a client of their own. */
+    /**
+     * The clients: the floods' requests each on a connection of its own (HTTP/1.1), from {@link FloodClient}; the
+     * probes on a {@code java.net.http} client of their own.
+     */
     private static final class Clients {
-        private static final HttpClient FLOOD = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .executor(Executors.newFixedThreadPool(2)).connectTimeout(Duration.ofSeconds(30)).build();
         private static final HttpClient PROBES = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
         /** Whether a measured flood (not a warm-up) is in flight, its held waits included: probes count then only. */
@@ -251,14 +255,15 @@ public final class WaitsBoundedPerformance {
 
         static void run() throws Exception {
             BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            FloodClient flood = new FloodClient(FLOOD_TIMEOUT);
             Probes probes = null;
-            List<CompletableFuture<long[]>> sent = List.of();
+            List<CompletableFuture<FloodClient.Answer>> sent = List.of();
             for (String line = commands.readLine(); line != null; line = commands.readLine()) {
                 String[] words = line.split(" ");
                 switch (words[0]) {
                     case "warm" -> {
                         for (int i = 0; i < 500; i++) {
-                            FLOOD.send(get(words[1], words[2]), HttpResponse.BodyHandlers.discarding());
+                            flood.get(words[1], words[2]).join();
                         }
                         say("warmed");
                     }
@@ -270,14 +275,17 @@ public final class WaitsBoundedPerformance {
                     case "flood" -> {
                         long cpu = cpuNanos();
                         MEASURED.set(words[2].equals("measured"));
-                        List<long[]> answers = sendAll(Path.of(words[1])).stream().map(CompletableFuture::join).toList();
+                        List<FloodClient.Answer> answers = sendAll(flood, Path.of(words[1])).stream()
+                                .map(CompletableFuture::join).toList();
                         MEASURED.set(false);
                         Map<String, Long> statuses = new TreeMap<>();
                         List<Long> times = new ArrayList<>();
-                        for (long[] answer : answers) {
-                            statuses.merge(String.valueOf(answer[0]), 1L, Long::sum);
-                            if (answer[0] != 200 && answer[0] != 409 || answer[2] < TimeUnit.SECONDS.toMicros(5)) {
-                                times.add(answer[2]);
+                        for (FloodClient.Answer answer : answers) {
+                            statuses.merge(String.valueOf(answer.status()), 1L, Long::sum);
+                            // no answer (a failed connection, a timeout) is counted by its status, never timed
+                            if (answer.answered() && (answer.status() != 200 && answer.status() != 409
+                                    || answer.micros() < TimeUnit.SECONDS.toMicros(5))) {
+                                times.add(answer.micros());
                             }
                         }
                         Collections.sort(times);
@@ -287,14 +295,14 @@ public final class WaitsBoundedPerformance {
                                 times.get(times.size() - 1) / 1000.0, TimeUnit.NANOSECONDS.toMillis(cpuNanos() - cpu)));
                     }
                     case "send" -> {
-                        sent = sendAll(Path.of(words[1]));
-                        List<CompletableFuture<long[]>> all = sent;
+                        sent = sendAll(flood, Path.of(words[1]));
+                        List<CompletableFuture<FloodClient.Answer>> all = sent;
                         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenRun(() -> {
                             Map<String, Long> statuses = new TreeMap<>();
                             long last = 0;
-                            for (CompletableFuture<long[]> answer : all) {
-                                statuses.merge(String.valueOf(answer.join()[0]), 1L, Long::sum);
-                                last = Math.max(last, answer.join()[1]);
+                            for (CompletableFuture<FloodClient.Answer> answer : all) {
+                                statuses.merge(String.valueOf(answer.join().status()), 1L, Long::sum);
+                                last = Math.max(last, answer.join().epochMicros());
                             }
                             say("answered " + statuses.toString().replace(" ", "") + " " + last);
                         });
@@ -305,16 +313,13 @@ public final class WaitsBoundedPerformance {
             System.exit(0);
         }
 
-        /** Each line of the file a request ({@code url token}); each answer its status, when and how long after. */
-        private static List<CompletableFuture<long[]>> sendAll(Path file) throws Exception {
+        /** Each line of the file a request ({@code url token}), all sent at once; their answers in the same order. */
+        private static List<CompletableFuture<FloodClient.Answer>> sendAll(FloodClient flood, Path file) throws Exception {
             List<String> requests = Files.readAllLines(file);
-            List<CompletableFuture<long[]>> answers = new ArrayList<>(requests.size());
+            List<CompletableFuture<FloodClient.Answer>> answers = new ArrayList<>(requests.size());
             for (String request : requests) {
                 String[] parts = request.split(" ");
-                long started = System.nanoTime();
-                answers.add(FLOOD.sendAsync(get(parts[0], parts[1]), HttpResponse.BodyHandlers.discarding())
-                        .handle((response, error) -> new long[] {response == null ? -1 : response.statusCode(),
-                                epochMicros(), TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started)}));
+                answers.add(flood.get(parts[0], parts[1]));
             }
             return answers;
         }
