@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.EvaluationResult;
+import org.caseassignments.lockingsqlfixture.QueueLocker;
 import org.caseassignments.lockingsqlfixture.QuietReader;
 import org.caseassignments.lockingsqlfixture.SwappingService;
 import org.caseassignments.store.lockingsqlfixture.StoreWriter;
@@ -36,6 +37,19 @@ class StoreBoundaryTests {
         // Then it fails for the caller alone
         assertThat(result.getFailureReport().getDetails()).isNotEmpty()
                 .allSatisfy(detail -> assertThat(detail).contains(SwappingService.class.getName()));
+    }
+
+    @Test
+    void shouldRefuseAServiceClassWhenItReachesTheCaseQueuesLockOutsideStore() {
+        // Given a class that fills a lock from the case queue's namespace, and one that does not
+        JavaClasses classes = new ClassFileImporter().importClasses(QueueLocker.class, QuietReader.class);
+
+        // When the rule is evaluated
+        EvaluationResult result = StoreBoundary.noClassReachesTheCaseQueueLock().evaluate(classes);
+
+        // Then it fails for the locker alone
+        assertThat(result.getFailureReport().getDetails()).isNotEmpty()
+                .allSatisfy(detail -> assertThat(detail).contains(QueueLocker.class.getName()));
     }
 
     @Test
