@@ -59,9 +59,14 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** Says in the topology's description what the store stands for: the step that writes PostgreSQL. */
     public static final String NAME = "pending-assignments-written-to-postgresql-before-each-commit";
 
-    /** When to write and when to ask for a commit; see the class comment. */
+    /**
+     * When to write and when to ask for a commit; see the class comment.
+     *
+     * @param backlogWaitAtMost the longest a backlog's batch gathers before it is written, however long the backlog
+     */
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
-                         Duration liveCommitEvery, long maxPendingBytes, Duration writeWithin) {
+                         Duration liveCommitEvery, long maxPendingBytes, Duration writeWithin,
+                         Duration backlogWaitAtMost) {
     }
 
     /** Whether a task's consumer has fetched everything its input partitions hold. */
@@ -163,6 +168,11 @@ public final class PendingAssignments extends BeforeCommitHook {
     private long bytes;
     /** When the oldest pending event was taken (the stream thread's wall-clock time), or 0. */
     private long firstTakenAt;
+    /**
+     * When the oldest event of the backlog being written was taken: the first batch written behind since the task was
+     * last live or read its input to the end; 0 when none is.
+     */
+    private long backlogSince;
     private long uncommittedWriteAt;
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
@@ -226,6 +236,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         task.confirmed(); // punctuated: whatever the task wrote before was committed
         if (!byCase.isEmpty()) {
             if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
+                backlogSince = 0;
                 writeNow(now);
             } else {
                 long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
@@ -234,13 +245,23 @@ public final class PendingAssignments extends BeforeCommitHook {
                 // interval whose consumer has fetched everything has read it all (were it not so, committing
                 // now would only make this batch smaller).
                 if (quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
+                    backlogSince = 0;
                     context.commit();
                     return;
                 }
-                // A backlog is written as it is read: what was taken writeWithin ago is written now, and its offsets
-                // follow at the live rule's commit below, while the thread goes on reading.
-                if (now - firstTakenAt >= pacing.writeWithin().toMillis()) {
+                // A backlog is written as it is read, in batches that grow: each gathers for as long as the backlog
+                // had lasted when its oldest event was taken (writeWithin for the first), so a case that changes all
+                // through a long backlog is written a few times, not once per writeWithin. The offsets follow at
+                // once, so no commit cuts the next batch short.
+                if (backlogSince == 0) {
+                    backlogSince = firstTakenAt;
+                }
+                long wait = Math.min(Math.max(pacing.writeWithin().toMillis(), firstTakenAt - backlogSince),
+                        pacing.backlogWaitAtMost().toMillis());
+                if (now - firstTakenAt >= wait) {
                     writeNow(now);
+                    context.commit();
+                    return;
                 }
             }
         }
@@ -310,6 +331,13 @@ public final class PendingAssignments extends BeforeCommitHook {
         firstTakenAt = 0;
     }
 
+    /** Nothing is pending and no backlog is being written: a new task instance's state. */
+    private void reset() {
+        clear();
+        uncommittedWriteAt = 0;
+        backlogSince = 0;
+    }
+
     /** When the calling stream thread last finished writing a batch: it processed nothing while it wrote. */
     static long lastFlushEndedOnThisThread() {
         return LAST_FLUSH_ENDED.get()[0];
@@ -318,8 +346,7 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** Kafka Streams discards a task's uncommitted work (its input is read again): so does this. */
     @Override
     protected void discardUncommitted() {
-        clear();
-        uncommittedWriteAt = 0;
+        reset();
         task.discarded();
     }
 
@@ -348,8 +375,7 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     @Override
     public void close() {
-        clear();
-        uncommittedWriteAt = 0;
+        reset();
         if (task != null) {
             work.close(task);
         }

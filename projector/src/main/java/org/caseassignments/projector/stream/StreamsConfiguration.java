@@ -81,7 +81,7 @@ class StreamsConfiguration {
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, PendingAssignments.builder(flusher,
                 work, new PendingAssignments.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes(),
-                        sink.writeWithin()),
+                        sink.writeWithin(), properties.health().maxCommitDelay().dividedBy(2)),
                 new ConsumerLag(factoryBean, topics.eventTopicNames())), properties.publishAssignments());
         topology.addTo(builder);
         return topology;

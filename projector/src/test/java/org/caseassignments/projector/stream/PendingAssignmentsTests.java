@@ -51,9 +51,13 @@ class PendingAssignmentsTests {
     }
 
     private void init(Duration quietAfter, long maxPendingBytes, Duration writeWithin) {
+        init(quietAfter, maxPendingBytes, writeWithin, Duration.ofDays(1));
+    }
+
+    private void init(Duration quietAfter, long maxPendingBytes, Duration writeWithin, Duration backlogWaitAtMost) {
         context = new MockProcessorContext<>();
         pacing = new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
-                maxPendingBytes, writeWithin);
+                maxPendingBytes, writeWithin, backlogWaitAtMost);
         pending = store(new PendingAssignments.Flusher() {
             @Override
             public List<BatchIsolation.Refused<PendingAssignments.Event>> apply(ReducedBatch<PendingAssignments.Event> batch) {
@@ -317,7 +321,7 @@ class PendingAssignmentsTests {
     }
 
     @Test
-    void shouldWriteWithoutACommitOnceTheOldestEventTakenIsWriteWithinOldWhileEventsKeepComing() {
+    void shouldWriteAndAskToCommitOnceTheOldestEventTakenIsWriteWithinOldWhileEventsKeepComing() {
         init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofMillis(500));
         UUID caseId = UUID.randomUUID();
         process(caseId, 1, NOW - 60_000, NOW);
@@ -330,8 +334,82 @@ class PendingAssignmentsTests {
 
         assertThat(flushed).hasSize(1);
         assertThat(flushedEvents).containsExactly(3);
-        assertThat(context.committed()).as("its offsets follow at the live rule's commit").isFalse();
-        assertThat(pending.uncommittedWriteAt()).isEqualTo(NOW + 500);
+        assertThat(context.committed()).as("its offsets follow at once: nothing taken since is cut off by a commit later")
+                .isTrue();
+    }
+
+    @Test
+    void shouldGatherEachBacklogBatchForAsLongAsTheBacklogHadLastedWhenItsFirstEventWasTaken() {
+        init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofMillis(500));
+        UUID caseId = UUID.randomUUID();
+        long revision = 0;
+        // A backlog read from NOW on, one event every 100 ms: the first batch waits write-within (500 ms)
+        for (long at = NOW; at <= NOW + 500; at += 100) {
+            process(caseId, ++revision, NOW - 60_000, at);
+        }
+        check(NOW + 500);
+        assertThat(flushed).hasSize(1);
+        context.resetCommit();
+
+        // The next one's oldest event is taken 600 ms into the backlog: it waits 600 ms, not write-within
+        for (long at = NOW + 600; at <= NOW + 1_100; at += 100) {
+            process(caseId, ++revision, NOW - 60_000, at);
+        }
+        check(NOW + 1_100);
+        assertThat(flushed).as("its oldest event is 500 ms old, the backlog had lasted 600 ms").hasSize(1);
+        process(caseId, ++revision, NOW - 60_000, NOW + 1_200);
+        check(NOW + 1_200);
+        assertThat(flushed).hasSize(2);
+        assertThat(context.committed()).isTrue();
+        context.resetCommit();
+
+        // And the one after that, 1,300 ms into the backlog, waits 1,300 ms
+        for (long at = NOW + 1_300; at < NOW + 2_600; at += 100) {
+            process(caseId, ++revision, NOW - 60_000, at);
+        }
+        check(NOW + 2_500);
+        assertThat(flushed).hasSize(2);
+        process(caseId, ++revision, NOW - 60_000, NOW + 2_600);
+        check(NOW + 2_600);
+        assertThat(flushed).hasSize(3);
+        assertThat(flushedEvents).containsExactly(6, 7, 14);
+    }
+
+    @Test
+    void shouldNeverGatherABacklogBatchLongerThanItsLongestWait() {
+        init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofMillis(500), Duration.ofSeconds(2));
+        UUID caseId = UUID.randomUUID();
+        long revision = 0;
+        for (long at = NOW; at <= NOW + 500; at += 100) {
+            process(caseId, ++revision, NOW - 60_000, at);
+        }
+        check(NOW + 500);
+        // Ten seconds into the backlog, a batch begins: it waits 2 s, not 10
+        process(caseId, ++revision, NOW - 60_000, NOW + 10_000);
+        check(NOW + 11_900);
+        assertThat(flushed).hasSize(1);
+        check(NOW + 12_000);
+        assertThat(flushed).hasSize(2);
+    }
+
+    @Test
+    void shouldWaitWriteWithinAgainOnceTheTaskWasLiveBetweenTwoBacklogs() {
+        init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofMillis(500));
+        UUID caseId = UUID.randomUUID();
+        long revision = 0;
+        for (long at = NOW; at <= NOW + 500; at += 100) {
+            process(caseId, ++revision, NOW - 60_000, at);
+        }
+        check(NOW + 500);
+        // The task catches up: a live event, written at the next check
+        process(caseId, ++revision, NOW + 5_000, NOW + 5_000);
+        check(NOW + 5_000);
+        assertThat(flushed).hasSize(2);
+
+        // A new backlog, 10 s after the first began, waits write-within again
+        process(caseId, ++revision, NOW - 60_000, NOW + 10_000);
+        check(NOW + 10_500);
+        assertThat(flushed).hasSize(3);
     }
 
     @Test

@@ -76,7 +76,7 @@ class ProjectorTopologyTests {
 
     private static final PendingAssignments.Pacing PACING =
             new PendingAssignments.Pacing(Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(500), 1_000,
-                    Duration.ofSeconds(1), Long.MAX_VALUE, Duration.ofDays(1));
+                    Duration.ofSeconds(1), Long.MAX_VALUE, Duration.ofDays(1), Duration.ofDays(1));
 
     /** What the PostgreSQL stage was given, one list per flush. */
     private final List<List<AssignmentUpdate>> flushed = new ArrayList<>();
