@@ -41,10 +41,11 @@ import org.caseassignments.store.ReducedBatch;
  *   <li>if the consumer's position is not known, a task that received no event for {@code quietAfter} (while free
  *       to process) asks for a commit too;</li>
  *   <li>while the projector is behind, old events keep coming and it keeps gathering them, so a case that changed
- *       many times within {@code writeWithin} is written once: a check writes what is pending once the oldest of it
- *       was taken {@code writeWithin} ago ({@link #writeNow}, as for live events, the offsets following at the live
- *       rule's commit), so a backlog is written as it is read (decision 47); Kafka Streams commits at its commit
- *       interval anyway;</li>
+ *       many times within a batch is written once: a check writes what is pending once the oldest of it was taken
+ *       the batch's wait ago ({@link #writeNow}) and asks for a commit, so a backlog is written as it is read
+ *       (decision 47). The wait is {@code writeWithin} for a backlog's first batch, then as long as the backlog had
+ *       lasted when the batch's oldest event was taken (batches that grow), at most {@code backlogWaitAtMost}; Kafka
+ *       Streams commits at its commit interval anyway;</li>
  *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches {@code maxPendingBytes} —
  *       the kept events and those set aside for the history, with their records ({@link Event#retainedBytes()}) —
  *       and asks for a commit as soon as {@code maxPendingCases}
