@@ -512,16 +512,16 @@ public class AssignmentWriter {
 
     private void recordHistoryStatement(List<SeenRevision> seen, boolean announceMove) {
         int n = seen.size();
-        Object[] caseIds = new Object[n];
-        Object[] workers = new Object[n];
-        Object[] supervisors = new Object[n];
-        Object[] revisions = new Object[n];
-        Object[] jurisdictions = new Object[n];
-        Object[] occurredAt = new Object[n];
-        Object[] traceIds = new Object[n];
+        String[] caseIds = new String[n];
+        String[] workers = new String[n];
+        String[] supervisors = new String[n];
+        Long[] revisions = new Long[n];
+        String[] jurisdictions = new String[n];
+        String[] occurredAt = new String[n];
+        String[] traceIds = new String[n];
         for (int i = 0; i < n; i++) {
             AssignmentUpdate u = seen.get(i).update();
-            caseIds[i] = u.caseId();
+            caseIds[i] = u.caseId().toString();
             workers[i] = u.assignedWorkerSub();
             supervisors[i] = u.supervisorSub();
             revisions[i] = u.revision();
@@ -533,7 +533,7 @@ public class AssignmentWriter {
         jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(announceMove
                     ? RECORD_HISTORY + ";\nNOTIFY " + MOVED_CHANNEL : RECORD_HISTORY)) {
-                ps.setArray(1, connection.createArrayOf("uuid", caseIds));
+                ps.setArray(1, connection.createArrayOf("text", caseIds));
                 ps.setArray(2, connection.createArrayOf("text", workers));
                 ps.setArray(3, connection.createArrayOf("text", supervisors));
                 ps.setArray(4, connection.createArrayOf("bigint", revisions));
@@ -564,25 +564,30 @@ public class AssignmentWriter {
      * Binds the triples as four arrays, and the jurisdictions and the events' trace ids as a fifth and sixth when the
      * statement takes them (the upsert).
      */
+    /**
+     * Binds a batch's columns as typed arrays ({@code String[]}, {@code Long[]}), which the driver sends in binary
+     * instead of quoting every element into one array literal; a case id goes as its text, which the statement casts
+     * ({@code ?::uuid[]}). The history's statement binds its arrays the same way.
+     */
     private static void bindUpdates(Connection connection, PreparedStatement ps, List<AssignmentUpdate> updates,
                                     boolean withJurisdictions) throws SQLException {
         int n = updates.size();
-        Object[] caseIds = new Object[n];
-        Object[] workers = new Object[n];
-        Object[] supervisors = new Object[n];
-        Object[] revisions = new Object[n];
-        Object[] jurisdictions = new Object[n];
-        Object[] traceIds = new Object[n];
+        String[] caseIds = new String[n];
+        String[] workers = new String[n];
+        String[] supervisors = new String[n];
+        Long[] revisions = new Long[n];
+        String[] jurisdictions = new String[n];
+        String[] traceIds = new String[n];
         for (int i = 0; i < n; i++) {
             AssignmentUpdate u = updates.get(i);
-            caseIds[i] = u.caseId();
+            caseIds[i] = u.caseId().toString();
             workers[i] = u.assignedWorkerSub();
             supervisors[i] = u.supervisorSub();
             revisions[i] = u.revision();
             jurisdictions[i] = u.jurisdiction();
             traceIds[i] = u.traceId();
         }
-        ps.setArray(1, connection.createArrayOf("uuid", caseIds));
+        ps.setArray(1, connection.createArrayOf("text", caseIds));
         ps.setArray(2, connection.createArrayOf("text", workers));
         ps.setArray(3, connection.createArrayOf("text", supervisors));
         ps.setArray(4, connection.createArrayOf("bigint", revisions));
