@@ -325,6 +325,7 @@ public final class ProjectorPerformance {
         long running = 0;
         long firstEvent = 0;
         long firstBatch = 0;
+        double firstBatchEvents = 0;
         long end;
         long offsetsCommitted;
         Cpu cpuAtRunning;
@@ -353,6 +354,7 @@ public final class ProjectorPerformance {
                 }
                 if (firstBatch == 0 && applied.count() > 0) {
                     firstBatch = System.nanoTime();
+                    firstBatchEvents = applied.totalAmount();
                 }
                 Thread.sleep(10);
             }
@@ -375,9 +377,10 @@ public final class ProjectorPerformance {
         }
         double drain = (end - running) / 1e9;
         System.out.printf("projector: drained %,d events in %.1f s from the moment its stream threads ran (%.1f s including "
-                        + "startup); its first event was processed after %.1f s and its first database commit %.1f s after "
-                        + "that; all input offsets were committed after %.1f s%n",
-                events, drain, (end - start) / 1e9, (firstEvent - running) / 1e9, (firstBatch - firstEvent) / 1e9,
+                        + "startup); its first event was processed after %.1f s and its first database commit (%,.0f events) "
+                        + "%.1f s after that; all input offsets were committed after %.1f s%n",
+                events, drain, (end - start) / 1e9, (firstEvent - running) / 1e9, firstBatchEvents,
+                (firstBatch - firstEvent) / 1e9,
                 (offsetsCommitted - running) / 1e9);
         verify(jdbc, caseIds, changes);
         return events / drain;
