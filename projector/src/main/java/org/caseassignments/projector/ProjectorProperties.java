@@ -79,7 +79,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param maxPendingBytes bytes the events a task gathers, their records and the revisions set aside for the
      *                        history may hold: reaching it, the task writes them at once
      * @param writeWithin     a task that is behind writes what it took at the first check after the oldest of it is
-     *                        this old, without a commit: a backlog is written as it is read
+     *                        this old: a backlog is written as it is read, its later batches growing (decision 47)
      * @param retry           backoff while PostgreSQL fails
      * @param maxQueuedCases  how many cases' queues one write transaction takes at most when API writes hold some of
      *                        its cases: each is an entry of PostgreSQL's shared lock table (decision 33)

@@ -562,10 +562,7 @@ public class AssignmentWriter {
 
     /**
      * Binds the triples as four arrays, and the jurisdictions and the events' trace ids as a fifth and sixth when the
-     * statement takes them (the upsert).
-     */
-    /**
-     * Binds a batch's columns as typed arrays ({@code String[]}, {@code Long[]}), which the driver sends in binary
+     * statement takes them (the upsert). The arrays are typed ({@code String[]}, {@code Long[]}), which the driver sends in binary
      * instead of quoting every element into one array literal; a case id goes as its text, which the statement casts
      * ({@code ?::uuid[]}). The history's statement binds its arrays the same way.
      */

@@ -44,8 +44,10 @@ import org.caseassignments.store.ReducedBatch;
  *       many times within a batch is written once: a check writes what is pending once the oldest of it was taken
  *       the batch's wait ago ({@link #writeNow}) and asks for a commit, so a backlog is written as it is read
  *       (decision 47). The wait is {@code writeWithin} for a backlog's first batch, then as long as the backlog had
- *       lasted when the batch's oldest event was taken (batches that grow), at most {@code backlogWaitAtMost}; Kafka
- *       Streams commits at its commit interval anyway;</li>
+ *       lasted when the batch's oldest event was taken (batches that grow), at most {@code backlogWaitAtMost}. Old
+ *       events from a consumer with nothing left to fetch (a producer's clock behind) are written at
+ *       {@code writeWithin}, their offsets following by the live rule. Kafka Streams commits at its commit interval
+ *       anyway;</li>
  *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches {@code maxPendingBytes} —
  *       the kept events and those set aside for the history, with their records ({@link Event#retainedBytes()}) —
  *       and asks for a commit as soon as {@code maxPendingCases}
@@ -174,6 +176,8 @@ public final class PendingAssignments extends BeforeCommitHook {
      * last live or read its input to the end; 0 when none is.
      */
     private long backlogSince;
+    /** Whether this batch asked its consumer's lag already (at most once a batch: reading the metrics is not free). */
+    private boolean lagAsked;
     private long uncommittedWriteAt;
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
@@ -235,31 +239,41 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */
     private void check(long now) {
         task.confirmed(); // punctuated: whatever the task wrote before was committed
-        if (!byCase.isEmpty()) {
-            if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
+        long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
+        boolean quiet = idle >= pacing.quietAfter().toMillis();
+        if (byCase.isEmpty()) {
+            if (quiet) {
+                backlogSince = 0; // a backlog that ended with a write: the next one starts small again
+            }
+        } else if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
+            backlogSince = 0;
+            writeNow(now);
+        } else {
+            // Kafka Streams processes buffered records between checks, so a task idle for a whole check
+            // interval whose consumer has fetched everything has read it all (were it not so, committing
+            // now would only make this batch smaller).
+            if (quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
                 backlogSince = 0;
-                writeNow(now);
-            } else {
-                long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
-                boolean quiet = idle >= pacing.quietAfter().toMillis();
-                // Kafka Streams processes buffered records between checks, so a task idle for a whole check
-                // interval whose consumer has fetched everything has read it all (were it not so, committing
-                // now would only make this batch smaller).
-                if (quiet || idle >= pacing.checkEvery().toMillis() && backlog.fetched(context.taskId().partition())) {
-                    backlogSince = 0;
-                    context.commit();
-                    return;
+                context.commit();
+                return;
+            }
+            long age = now - firstTakenAt;
+            if (age >= pacing.writeWithin().toMillis()) {
+                if (!lagAsked) {
+                    // Once per batch: old events from a consumer with nothing left to fetch are a producer's clock
+                    // behind, not a backlog; they are written as live ones are. Otherwise a backlog starts here.
+                    lagAsked = true;
+                    if (backlog.fetched(context.taskId().partition())) {
+                        backlogSince = 0;
+                    } else if (backlogSince == 0) {
+                        backlogSince = firstTakenAt;
+                    }
                 }
-                // A backlog is written as it is read, in batches that grow: each gathers for as long as the backlog
-                // had lasted when its oldest event was taken (writeWithin for the first), so a case that changes all
-                // through a long backlog is written a few times, not once per writeWithin. The offsets follow at
-                // once, so no commit cuts the next batch short.
                 if (backlogSince == 0) {
-                    backlogSince = firstTakenAt;
-                }
-                long wait = Math.min(Math.max(pacing.writeWithin().toMillis(), firstTakenAt - backlogSince),
-                        pacing.backlogWaitAtMost().toMillis());
-                if (now - firstTakenAt >= wait) {
+                    writeNow(now);
+                } else if (age >= backlogWait()) {
+                    // A backlog is written as it is read, in batches that grow; the offsets follow at once, so no
+                    // commit of the live rule cuts the next batch short.
                     writeNow(now);
                     context.commit();
                     return;
@@ -269,6 +283,16 @@ public final class PendingAssignments extends BeforeCommitHook {
         if (uncommittedWriteAt != 0 && now - uncommittedWriteAt >= pacing.liveCommitEvery().toMillis()) {
             context.commit();
         }
+    }
+
+    /**
+     * How long the pending batch of a backlog gathers: as long as the backlog had lasted when its oldest event was
+     * taken, so each batch is about as long as all before it, at most {@code backlogWaitAtMost}; never less than
+     * {@code writeWithin}.
+     */
+    private long backlogWait() {
+        return Math.max(pacing.writeWithin().toMillis(),
+                Math.min(firstTakenAt - backlogSince, pacing.backlogWaitAtMost().toMillis()));
     }
 
     /** Distinct cases pending. */
@@ -330,6 +354,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         byCase.clear();
         bytes = 0;
         firstTakenAt = 0;
+        lagAsked = false;
     }
 
     /** Nothing is pending and no backlog is being written: a new task instance's state. */

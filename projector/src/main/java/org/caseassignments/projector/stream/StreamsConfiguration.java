@@ -1,6 +1,9 @@
 package org.caseassignments.projector.stream;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -81,10 +84,20 @@ class StreamsConfiguration {
         ProjectorTopology topology = new ProjectorTopology(topics, reader, metrics, PendingAssignments.builder(flusher,
                 work, new PendingAssignments.Pacing(sink.checkEvery(), sink.freshWithin(), sink.quietAfter(),
                         sink.maxPendingCases(), sink.liveCommitEvery(), sink.maxPendingBytes().toBytes(),
-                        sink.writeWithin(), properties.health().maxCommitDelay().dividedBy(2)),
+                        sink.writeWithin(), backlogWaitAtMost(properties)),
                 new ConsumerLag(factoryBean, topics.eventTopicNames())), properties.publishAssignments());
         topology.addTo(builder);
         return topology;
+    }
+
+    /**
+     * The longest a backlog's batch gathers (decision 47): within the Streams commit interval, which writes it anyway,
+     * and within half of the health checks' bounds on an uncommitted task and a partition's committed offset that
+     * does not move, so a task reading a backlog never looks stalled.
+     */
+    static Duration backlogWaitAtMost(ProjectorProperties properties) {
+        return Collections.min(List.of(properties.streams().commitInterval(),
+                properties.health().maxCommitDelay().dividedBy(2), properties.health().maxStall().dividedBy(2)));
     }
 
     @Bean

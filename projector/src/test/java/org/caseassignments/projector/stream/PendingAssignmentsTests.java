@@ -442,4 +442,69 @@ class PendingAssignmentsTests {
         assertThat(flushed.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("newer");
         assertThat(flushedSetAside.get(0)).extracting(AssignmentUpdate::assignedWorkerSub).containsExactly("first", "third");
     }
+
+    @Test
+    void shouldWriteOldEventsFromAConsumerWithNothingLeftToFetchWithinWriteWithinHoweverLongTheyKeepComing() {
+        // A producer's clock 2 s behind: a steady stream, an event every 10 ms, its consumer caught up (decision 7)
+        init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofMillis(500), Duration.ofSeconds(60));
+        fetched = true;
+        UUID caseId = UUID.randomUUID();
+        long revision = 0;
+        long lastWrite = NOW;
+        long longestGap = 0;
+        int writes = 0;
+        for (long at = NOW; at <= NOW + 120_000; at += 10) {
+            process(caseId, ++revision, at - 2_000, at);
+            if ((at - NOW) % 100 == 0) {
+                check(at + 5);
+                if (flushed.size() > writes) {
+                    writes = flushed.size();
+                    longestGap = Math.max(longestGap, at + 5 - lastWrite);
+                    lastWrite = at + 5;
+                }
+            }
+        }
+        assertThat(longestGap).as("longest time between two writes").isLessThanOrEqualTo(1_000);
+        assertThat(writes).isGreaterThan(100);
+    }
+
+    @Test
+    void shouldWaitWriteWithinForANewBacklogAfterAQuietSpellWithNothingPending() {
+        init(Duration.ofMillis(500), Long.MAX_VALUE, Duration.ofMillis(500));
+        UUID caseId = UUID.randomUUID();
+        long revision = 0;
+        // A backlog of two batches, the second written by its own wait
+        for (long at = NOW; at <= NOW + 1_100; at += 100) {
+            process(caseId, ++revision, NOW - 60_000, at);
+            check(at);
+        }
+        process(caseId, ++revision, NOW - 60_000, NOW + 1_200);
+        check(NOW + 1_200);
+        assertThat(flushed).hasSize(2);
+        // An hour with nothing pending, checked all along
+        for (long at = NOW + 1_300; at < NOW + 3_600_000; at += 60_000) {
+            check(at);
+        }
+        // A new backlog: its first batch waits write-within, not as long as the first backlog had lasted
+        process(caseId, ++revision, NOW - 60_000, NOW + 3_600_000);
+        process(caseId, ++revision, NOW - 60_000, NOW + 3_600_400);
+        check(NOW + 3_600_400);
+        assertThat(flushed).hasSize(2);
+        process(caseId, ++revision, NOW - 60_000, NOW + 3_600_500);
+        check(NOW + 3_600_500);
+        assertThat(flushed).hasSize(3);
+    }
+
+    @Test
+    void shouldGatherABacklogForWriteWithinWhenItIsLongerThanTheLongestWait() {
+        init(Duration.ofMinutes(10), Long.MAX_VALUE, Duration.ofSeconds(30), Duration.ofSeconds(2));
+        UUID caseId = UUID.randomUUID();
+        process(caseId, 1, NOW - 60_000, NOW);
+        process(caseId, 2, NOW - 60_000, NOW + 29_000);
+        check(NOW + 29_000);
+        assertThat(flushed).as("write-within is what an operator set, not cut to the growth's bound").isEmpty();
+        process(caseId, 3, NOW - 60_000, NOW + 30_000);
+        check(NOW + 30_000);
+        assertThat(flushed).hasSize(1);
+    }
 }
