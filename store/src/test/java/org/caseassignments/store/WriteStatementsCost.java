@@ -70,7 +70,11 @@ public final class WriteStatementsCost {
     record Ev(UUID caseId, String worker, String supervisor, long revision, Instant occurredAt) {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws Throwable {
+        if (System.getProperty("mode", "drain").equals("ab")) {
+            historyAb(args);
+            return;
+        }
         int[] batchSizes = args.length == 0 ? new int[] {35_000, 111_000}
                 : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
         List<String> variants = List.of(System.getProperty("variants", "current").split(","));
@@ -112,6 +116,85 @@ public final class WriteStatementsCost {
         System.exit(0);
     }
 
+    /**
+     * {@code -Dmode=ab}: one batch (the middle one, on a database holding the batches before it) written by
+     * {@link BatchWriter#rollingBack()} in each variant, every write rolled back, the variants taking turns for
+     * {@code rounds} (7) rounds: a paired comparison, each variant meeting the same load and the same table. Reports
+     * the median backend CPU per event of the batch, per statement kind.
+     */
+    static void historyAb(String[] args) throws Throwable {
+        int[] batchSizes = args.length == 0 ? new int[] {35_000, 111_000}
+                : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
+        List<String> variants = List.of(System.getProperty("variants",
+                "current,unordered,unordered-plain,tstz,lean,current@50000,lean@50000,lean@100000").split(","));
+        int rounds = Integer.getInteger("rounds", 7);
+        int cases = Integer.getInteger("cases", 100_000);
+        Random random = new Random(Long.getLong("seed", 1));
+        List<UUID> caseIds = new ArrayList<>();
+        for (int c = 0; c < cases; c++) {
+            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
+        }
+        List<Ev> events = deliveries(random, caseIds, 8, cases, cases / 2);
+        long seedOfRows = random.nextLong();
+        for (int batchSize : batchSizes) {
+            TestDatabase db = TestDatabase.migrated();
+            seedEntityRows(db, caseIds, new Random(seedOfRows));
+            List<ReducedBatch<Ev>> batches = batches(events, batchSize);
+            Connection raw = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
+            int pid;
+            try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                rs.next();
+                pid = rs.getInt(1);
+            }
+            SingleConnectionDataSource ds = new SingleConnectionDataSource(raw, true);
+            BatchWriter batchWriter = BatchWriter.once(new TransactionTemplate(new DataSourceTransactionManager(ds)),
+                    new AssignmentWriter(new JdbcTemplate(ds)), new WriteMetrics(new SimpleMeterRegistry(), "cost"));
+            int middle = batches.size() / 2;
+            for (int b = 0; b < middle; b++) {
+                batchWriter.write(batches.get(b));
+            }
+            ReducedBatch<Ev> batch = batches.get(middle);
+            Map<String, List<long[]>> nanos = new TreeMap<>();
+            for (int round = 0; round < rounds; round++) {
+                for (int v = 0; v < variants.size(); v++) {
+                    String variant = variants.get((v + round) % variants.size());
+                    Measured measured = new Measured(raw, pid, variant);
+                    measured.replayOnRollback = true;
+                    SingleConnectionDataSource measuredDs = new SingleConnectionDataSource(measured.connection(), true);
+                    BatchWriter.once(new TransactionTemplate(new DataSourceTransactionManager(measuredDs)),
+                                    new AssignmentWriter(new JdbcTemplate(measuredDs)),
+                                    new WriteMetrics(new SimpleMeterRegistry(), "cost"))
+                            .rollingBack().write(batch);
+                    long[] byKind = new long[Kind.values().length];
+                    for (Kind kind : Kind.values()) {
+                        byKind[kind.ordinal()] = measured.nanos.get(kind);
+                    }
+                    nanos.computeIfAbsent(variant, k -> new ArrayList<>()).add(byKind);
+                }
+            }
+            raw.close();
+            System.out.printf("%nbatch of %,d events (%,d kept, %,d history entries; the %d. of %d), %d rounds, each rolled "
+                            + "back; medians, µs of backend CPU per event of the batch%n", batch.events(), batch.kept().size(),
+                    batch.history().size(), middle + 1, batches.size(), rounds);
+            System.out.printf("%-20s %8s %8s %8s %8s %8s  %s%n", "variant", "upsert", "follow", "history", "rest", "total",
+                    "history min-max");
+            for (String variant : variants) {
+                List<long[]> rows = nanos.get(variant);
+                double[] median = new double[5];
+                for (int k = 0; k < 5; k++) {
+                    int kind = k;
+                    long[] sorted = rows.stream().mapToLong(r -> kind < 4 ? r[kind] : Arrays.stream(r).sum()).sorted().toArray();
+                    median[k] = sorted[sorted.length / 2] / 1e3 / batch.events();
+                }
+                long[] history = rows.stream().mapToLong(r -> r[Kind.HISTORY.ordinal()]).sorted().toArray();
+                System.out.printf("%-20s %8.3f %8.3f %8.3f %8.3f %8.3f  %.3f-%.3f%n", variant, median[0], median[1], median[2],
+                        median[3], median[4], history[0] / 1e3 / batch.events(),
+                        history[history.length - 1] / 1e3 / batch.events());
+            }
+        }
+        System.exit(0);
+    }
+
     /** As {@code ProjectorPerformance.deliveries}, without the Avro records: created, changes 1..n, then disorder. */
     static List<Ev> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
         Instant start = Instant.parse("2026-12-01T00:00:00Z");
@@ -146,38 +229,7 @@ public final class WriteStatementsCost {
             throws Exception {
         TestDatabase db = TestDatabase.migrated();
         seedEntityRows(db, caseIds, new Random(seedOfRows));
-        int partitions = 3;
-        List<List<Ev>> byPartition = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            byPartition.add(new ArrayList<>());
-        }
-        events.forEach(e -> byPartition.get(Math.floorMod(e.caseId().hashCode(), partitions)).add(e));
-        List<ReducedBatch<Ev>> batches = new ArrayList<>();
-        List<List<ReducedBatch<Ev>>> perPartition = new ArrayList<>();
-        for (List<Ev> partition : byPartition) {
-            List<ReducedBatch<Ev>> own = new ArrayList<>();
-            BatchReduction.NewestPerCase<Ev> table = new BatchReduction.NewestPerCase<>();
-            int count = 0;
-            for (Ev e : partition) {
-                table.add(e, AssignmentUpdate.changed(e.caseId(), e.worker(), e.supervisor(), e.revision()), e.occurredAt());
-                if (++count == batchSize) {
-                    own.add(table.batch());
-                    table.clear();
-                    count = 0;
-                }
-            }
-            if (!table.isEmpty()) {
-                own.add(table.batch());
-            }
-            perPartition.add(own);
-        }
-        for (int i = 0; perPartition.stream().anyMatch(own -> !own.isEmpty()); i++) {
-            for (List<ReducedBatch<Ev>> own : perPartition) {
-                if (!own.isEmpty()) {
-                    batches.add(own.remove(0));
-                }
-            }
-        }
+        List<ReducedBatch<Ev>> batches = batches(events, batchSize);
         Connection raw = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
         int pid;
         try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
@@ -212,6 +264,43 @@ public final class WriteStatementsCost {
                 repeat, us[0], us[1], us[2], us[3], us[4], us[5], batches.size(), measured.counts);
         raw.close();
         return us;
+    }
+
+    /** The events split into 3 partitions by case, cut into batches of N events each, the partitions taking turns. */
+    static List<ReducedBatch<Ev>> batches(List<Ev> events, int batchSize) {
+        int partitions = 3;
+        List<List<Ev>> byPartition = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            byPartition.add(new ArrayList<>());
+        }
+        events.forEach(e -> byPartition.get(Math.floorMod(e.caseId().hashCode(), partitions)).add(e));
+        List<ReducedBatch<Ev>> batches = new ArrayList<>();
+        List<List<ReducedBatch<Ev>>> perPartition = new ArrayList<>();
+        for (List<Ev> partition : byPartition) {
+            List<ReducedBatch<Ev>> own = new ArrayList<>();
+            BatchReduction.NewestPerCase<Ev> table = new BatchReduction.NewestPerCase<>();
+            int count = 0;
+            for (Ev e : partition) {
+                table.add(e, AssignmentUpdate.changed(e.caseId(), e.worker(), e.supervisor(), e.revision()), e.occurredAt());
+                if (++count == batchSize) {
+                    own.add(table.batch());
+                    table.clear();
+                    count = 0;
+                }
+            }
+            if (!table.isEmpty()) {
+                own.add(table.batch());
+            }
+            perPartition.add(own);
+        }
+        for (int i = 0; perPartition.stream().anyMatch(own -> !own.isEmpty()); i++) {
+            for (List<ReducedBatch<Ev>> own : perPartition) {
+                if (!own.isEmpty()) {
+                    batches.add(own.remove(0));
+                }
+            }
+        }
+        return batches;
     }
 
     /** The same outcome whatever the variant: every case at revision 8, every (case, revision) in the history once. */
@@ -328,6 +417,8 @@ public final class WriteStatementsCost {
         /** The held-back history entries: 7 columns, in the writer's order. */
         final List<List<Object>> held = new ArrayList<>();
         boolean notify;
+        /** Replays the held-back history before a rollback too (the paired comparison rolls every batch back). */
+        boolean replayOnRollback;
 
         Measured(Connection raw, int pid, String variant) {
             this.raw = raw;
@@ -405,6 +496,9 @@ public final class WriteStatementsCost {
                                 return timed(Kind.REST, () -> invoke(raw, method, args));
                             }
                             case "rollback" -> {
+                                if (replayOnRollback) {
+                                    replay();
+                                }
                                 clearHeld();
                                 return timed(Kind.REST, () -> invoke(raw, method, args));
                             }
@@ -450,6 +544,17 @@ public final class WriteStatementsCost {
 
         /** The held-back history in the variant's form and chunks, then the NOTIFY the writer sent with it. */
         private void replay() throws Throwable {
+            replayStatements();
+            if (notify) {
+                try (Statement s = raw.createStatement()) {
+                    timed(Kind.REST, () -> s.execute("NOTIFY " + AssignmentWriter.MOVED_CHANNEL));
+                }
+            }
+            clearHeld();
+        }
+
+        /** The held-back history in the variant's form and chunks. */
+        void replayStatements() throws Throwable {
             int n = held.get(0).size();
             boolean unordered = form.startsWith("unordered") || form.equals("lean");
             boolean plain = form.equals("unordered-plain") || form.equals("lean");
@@ -465,12 +570,6 @@ public final class WriteStatementsCost {
                     timed(Kind.HISTORY, ps::execute);
                 }
             }
-            if (notify) {
-                try (Statement s = raw.createStatement()) {
-                    timed(Kind.REST, () -> s.execute("NOTIFY " + AssignmentWriter.MOVED_CHANNEL));
-                }
-            }
-            clearHeld();
         }
 
         static String historySql(boolean unordered, boolean plain, boolean tstz) {
