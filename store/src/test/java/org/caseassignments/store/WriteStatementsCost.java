@@ -429,6 +429,10 @@ public final class WriteStatementsCost {
             this.form = history.contains("@") ? history.substring(0, history.indexOf('@')) : history;
             this.chunk = history.contains("@") ? Integer.parseInt(history.substring(history.indexOf('@') + 1))
                     : AssignmentWriter.HISTORY_ROWS_PER_STATEMENT;
+            if (form.equals("current") && history.contains("@")) {
+                throw new IllegalArgumentException("current runs the writer's statements as they are: for other chunks "
+                        + "use replay@N, not " + variant);
+            }
             for (int i = 0; i < 7; i++) {
                 held.add(new ArrayList<>());
             }
