@@ -61,7 +61,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>Run: {@code java -cp ... org.caseassignments.store.WriteStatementsCost 35000 111000} with system properties
  * {@code variants} (current), {@code repeats} (3), {@code cases} (100000), {@code seed} (1), {@code explain}
- * (false: EXPLAIN (ANALYZE, BUFFERS) of each kind's statement of the middle batch, printed, in a transaction rolled back).
+ * (false: EXPLAIN (ANALYZE, BUFFERS) of each kind's statement of the middle batch, printed, in a transaction rolled back),
+ * {@code fillfactor} (unset: the tables' own; N: the projection's and the entity tables' fillfactor set to N before
+ * the seed rows, in the drain mode).
  */
 public final class WriteStatementsCost {
 
@@ -228,6 +230,12 @@ public final class WriteStatementsCost {
     static double[] drain(List<Ev> events, List<UUID> caseIds, long seedOfRows, int batchSize, String variant, int repeat)
             throws Exception {
         TestDatabase db = TestDatabase.migrated();
+        String fillfactor = System.getProperty("fillfactor");
+        if (fillfactor != null) {
+            for (String table : List.of("case_assignments", "placements", "kinship_options")) {
+                db.jdbc().execute("ALTER TABLE " + table + " SET (fillfactor = " + Integer.parseInt(fillfactor) + ")");
+            }
+        }
         seedEntityRows(db, caseIds, new Random(seedOfRows));
         List<ReducedBatch<Ev>> batches = batches(events, batchSize);
         Connection raw = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
