@@ -90,7 +90,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                        @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue("1s") Duration liveCommitEvery,
                        @DefaultValue("64MB") DataSize maxPendingBytes,
-                       @DefaultValue("100ms") Duration writeWithin,
+                       @DefaultValue("50ms") Duration writeWithin,
                        @DefaultValue Retry retry,
                        @DefaultValue("" + AssignmentWriter.DEFAULT_MAX_QUEUED_CASES) int maxQueuedCases) {
     }
