@@ -1,11 +1,9 @@
 package org.caseassignments.projector;
 
-import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +29,9 @@ import org.caseassignments.ingest.Ingested;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.store.AssignmentWriter;
 import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.DrainWorkload;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
-import org.postgresql.PGConnection;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -217,38 +215,13 @@ public final class ProjectorPerformance {
         System.exit(0);
     }
 
-    /** Each case: created, then changes 1..n, interleaved across cases round by round; then disorder. */
+    /** Each case: created, then changes 1..n, interleaved across cases round by round; then disorder ({@link DrainWorkload}). */
     public static List<Event> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
-        Map<UUID, int[]> positions = new HashMap<>();
-        List<Event> order = new ArrayList<>();
-        for (int revision = 0; revision <= changes; revision++) {
-            List<UUID> shuffled = new ArrayList<>(caseIds);
-            Collections.shuffle(shuffled, random);
-            for (UUID caseId : shuffled) {
-                positions.computeIfAbsent(caseId, id -> new int[changes + 1])[revision] = order.size();
-                order.add(event(caseId, revision, random));
-            }
-        }
-        for (int s = 0; s < swaps; s++) {
-            // A later revision overtakes the one before it.
-            int[] of = positions.get(caseIds.get(random.nextInt(caseIds.size())));
-            int revision = random.nextInt(changes);
-            Collections.swap(order, of[revision], of[revision + 1]);
-            int moved = of[revision];
-            of[revision] = of[revision + 1];
-            of[revision + 1] = moved;
-        }
-        for (int d = 0; d < extra; d++) {
-            // A redelivery, later than the original.
-            int from = random.nextInt(order.size());
-            order.add(from + 1 + random.nextInt(order.size() - from), order.get(from));
-        }
-        return order;
+        return DrainWorkload.deliveries(random, caseIds, changes, extra, swaps,
+                (caseId, revision, worker, supervisor, position) -> event(caseId, revision, worker, supervisor));
     }
 
-    private static Event event(UUID caseId, int revision, Random random) {
-        String worker = "worker-" + random.nextInt(5000);
-        String supervisor = "supervisor-" + random.nextInt(500);
+    private static Event event(UUID caseId, int revision, String worker, String supervisor) {
         SpecificRecord record = revision == 0
                 ? CaseEvents.created(caseId).worker(worker).supervisor(supervisor).build()
                 : CaseEvents.changed(caseId, revision).worker(worker).supervisor(supervisor).build();
@@ -280,41 +253,10 @@ public final class ProjectorPerformance {
         }
     }
 
-    /** Entity rows: a placement for half the cases (half of those born while the case was unknown), a kinship option for a quarter. */
-    private static void seedEntityRows(TestDatabase db, List<UUID> caseIds, Random random) {
-        StringBuilder placements = new StringBuilder();
-        StringBuilder kinship = new StringBuilder();
-        for (UUID caseId : caseIds) {
-            int kind = random.nextInt(4);
-            if (kind < 2) {
-                placements.append(UUID.randomUUID()).append('\t').append(caseId).append("\tPROPOSED\t")
-                        .append(kind == 0 ? "\\N\t\\N" : "w-old\ts-old").append("\t0\tseed\n");
-            }
-            if (kind == 3) {
-                kinship.append(UUID.randomUUID()).append('\t').append(caseId)
-                        .append("\tAda Relative\taunt\t\\N\t\\N\t0\tseed\n");
-            }
-        }
-        copy(db, "placements (id, case_id, status, assigned_worker_sub, supervisor_sub, assignment_revision, created_by)",
-                placements.toString());
-        copy(db, "kinship_options (id, case_id, relative_name, relationship, assigned_worker_sub, supervisor_sub, "
-                + "assignment_revision, created_by)", kinship.toString());
-        db.jdbc().execute("ANALYZE");
-    }
-
-    public static long copy(TestDatabase db, String target, String rows) {
-        try (Connection connection = db.dataSource().getConnection()) {
-            return connection.unwrap(PGConnection.class).getCopyAPI()
-                    .copyIn("COPY " + target + " FROM STDIN", new StringReader(rows));
-        } catch (Exception e) {
-            throw new IllegalStateException("COPY into " + target + " failed", e);
-        }
-    }
-
     public static double projector(ProjectorTopics topics, List<UUID> caseIds, int changes, int events, Random random)
             throws InterruptedException {
         TestDatabase db = TestDatabase.migrated();
-        seedEntityRows(db, caseIds, new Random(random.nextLong()));
+        DrainWorkload.seedEntityRows(db, caseIds, new Random(random.nextLong()));
         JdbcTemplate jdbc = db.jdbc();
         String applicationId = ProjectorInstance.uniqueApplicationId();
         Map<String, String> properties = ProjectorInstance.properties(db, topics, applicationId);
@@ -429,7 +371,7 @@ public final class ProjectorPerformance {
     /** One transaction per event through the same guarded writer; offsets committed after each poll's events. */
     private static double naive(ProjectorTopics topics, List<UUID> caseIds, int sample, Random random) {
         TestDatabase db = TestDatabase.migrated();
-        seedEntityRows(db, caseIds, new Random(random.nextLong()));
+        DrainWorkload.seedEntityRows(db, caseIds, new Random(random.nextLong()));
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(db.dataSource()));
         AssignmentWriter writer = new AssignmentWriter(new JdbcTemplate(db.dataSource()));
         CaseEventReader reader = new CaseEventReader(CODEC);
@@ -469,7 +411,7 @@ public final class ProjectorPerformance {
     /** The same final rows by set-based statements: {statements only, including the COPY of the events}. */
     private static double[] ceiling(List<Event> events, List<UUID> caseIds, Random random) throws Exception {
         TestDatabase db = TestDatabase.migrated();
-        seedEntityRows(db, caseIds, new Random(random.nextLong()));
+        DrainWorkload.seedEntityRows(db, caseIds, new Random(random.nextLong()));
         db.jdbc().execute("CREATE UNLOGGED TABLE staged_events (case_id uuid, worker text, supervisor text, revision bigint)");
         StringBuilder rows = new StringBuilder(events.size() * 80);
         for (Event e : events) {
@@ -477,7 +419,7 @@ public final class ProjectorPerformance {
                     .append(e.revision()).append('\n');
         }
         long copyStart = System.nanoTime();
-        copy(db, "staged_events", rows.toString());
+        DrainWorkload.copy(db, "staged_events", rows.toString());
         double copy = seconds(copyStart);
         double statements;
         try (Connection connection = db.dataSource().getConnection(); Statement sql = connection.createStatement()) {

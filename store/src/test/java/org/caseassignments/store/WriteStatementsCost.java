@@ -1,7 +1,5 @@
 package org.caseassignments.store;
 
-import java.io.StringReader;
-import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -15,7 +13,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -27,8 +24,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.caseassignments.testkit.DrainWorkload;
 import org.caseassignments.testkit.TestDatabase;
-import org.postgresql.PGConnection;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -140,7 +137,7 @@ public final class WriteStatementsCost {
         long seedOfRows = random.nextLong();
         for (int batchSize : batchSizes) {
             TestDatabase db = TestDatabase.migrated();
-            seedEntityRows(db, caseIds, new Random(seedOfRows));
+            DrainWorkload.seedEntityRows(db, caseIds, new Random(seedOfRows));
             List<ReducedBatch<Ev>> batches = batches(events, batchSize);
             Connection raw = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
             int pid;
@@ -197,33 +194,12 @@ public final class WriteStatementsCost {
         System.exit(0);
     }
 
-    /** As {@code ProjectorPerformance.deliveries}, without the Avro records: created, changes 1..n, then disorder. */
+    /** The drain benchmark's deliveries ({@link DrainWorkload}), without the Avro records. */
     static List<Ev> deliveries(Random random, List<UUID> caseIds, int changes, int extra, int swaps) {
         Instant start = Instant.parse("2026-12-01T00:00:00Z");
-        Map<UUID, int[]> positions = new HashMap<>();
-        List<Ev> order = new ArrayList<>();
-        for (int revision = 0; revision <= changes; revision++) {
-            List<UUID> shuffled = new ArrayList<>(caseIds);
-            Collections.shuffle(shuffled, random);
-            for (UUID caseId : shuffled) {
-                positions.computeIfAbsent(caseId, id -> new int[changes + 1])[revision] = order.size();
-                order.add(new Ev(caseId, "worker-" + random.nextInt(5000), "supervisor-" + random.nextInt(500), revision,
-                        start.plusMillis(order.size())));
-            }
-        }
-        for (int s = 0; s < swaps; s++) {
-            int[] of = positions.get(caseIds.get(random.nextInt(caseIds.size())));
-            int revision = random.nextInt(changes);
-            Collections.swap(order, of[revision], of[revision + 1]);
-            int moved = of[revision];
-            of[revision] = of[revision + 1];
-            of[revision + 1] = moved;
-        }
-        for (int d = 0; d < extra; d++) {
-            int from = random.nextInt(order.size());
-            order.add(from + 1 + random.nextInt(order.size() - from), order.get(from));
-        }
-        return order;
+        return DrainWorkload.deliveries(random, caseIds, changes, extra, swaps,
+                (caseId, revision, worker, supervisor, position) ->
+                        new Ev(caseId, worker, supervisor, revision, start.plusMillis(position)));
     }
 
     /** One drain of all events on a fresh database; returns µs per event: upsert, follow, history, rest, total, stat total. */
@@ -236,7 +212,7 @@ public final class WriteStatementsCost {
                 db.jdbc().execute("ALTER TABLE " + table + " SET (fillfactor = " + Integer.parseInt(fillfactor) + ")");
             }
         }
-        seedEntityRows(db, caseIds, new Random(seedOfRows));
+        DrainWorkload.seedEntityRows(db, caseIds, new Random(seedOfRows));
         List<ReducedBatch<Ev>> batches = batches(events, batchSize);
         Connection raw = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
         int pid;
@@ -602,33 +578,6 @@ public final class WriteStatementsCost {
                 return method.invoke(target, args);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
-            }
-        }
-    }
-
-    /** As {@code ProjectorPerformance.seedEntityRows}: a placement for half the cases, a kinship option for a quarter. */
-    static void seedEntityRows(TestDatabase db, List<UUID> caseIds, Random random) throws Exception {
-        StringBuilder placements = new StringBuilder();
-        StringBuilder kinship = new StringBuilder();
-        for (UUID caseId : caseIds) {
-            int kind = random.nextInt(4);
-            if (kind < 2) {
-                placements.append(UUID.randomUUID()).append('\t').append(caseId).append("\tPROPOSED\t")
-                        .append(kind == 0 ? "\\N\t\\N" : "w-old\ts-old").append("\t0\tseed\n");
-            }
-            if (kind == 3) {
-                kinship.append(UUID.randomUUID()).append('\t').append(caseId)
-                        .append("\tAda Relative\taunt\t\\N\t\\N\t0\tseed\n");
-            }
-        }
-        try (Connection connection = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password())) {
-            PGConnection pg = connection.unwrap(PGConnection.class);
-            pg.getCopyAPI().copyIn("COPY placements (id, case_id, status, assigned_worker_sub, supervisor_sub, "
-                    + "assignment_revision, created_by) FROM STDIN", new StringReader(placements.toString()));
-            pg.getCopyAPI().copyIn("COPY kinship_options (id, case_id, relative_name, relationship, assigned_worker_sub, "
-                    + "supervisor_sub, assignment_revision, created_by) FROM STDIN", new StringReader(kinship.toString()));
-            try (Statement s = connection.createStatement()) {
-                s.execute("ANALYZE");
             }
         }
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.caseassignments.backfill.BackfillApplication;
 import org.caseassignments.projector.ProjectorPerformance;
+import org.caseassignments.testkit.DrainWorkload;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.springframework.boot.SpringApplication;
@@ -98,7 +99,7 @@ public final class RebuildPerformance {
             rows.append(e.caseId()).append('\t').append(e.worker()).append('\t').append(e.supervisor()).append('\t')
                     .append(revision).append('\n');
         }
-        ProjectorPerformance.copy(db, "case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision)",
+        DrainWorkload.copy(db, "case_assignments (case_id, assigned_worker_sub, supervisor_sub, assignment_revision)",
                 rows.toString());
         db.jdbc().execute("ANALYZE case_assignments");
         System.out.printf("live table: %,d rows, %,d of them inflated%n", last.size(), (last.size() + 99) / 100);
