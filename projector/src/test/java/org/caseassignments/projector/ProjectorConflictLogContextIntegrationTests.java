@@ -52,6 +52,7 @@ class ProjectorConflictLogContextIntegrationTests {
         String group = ProjectorInstance.uniqueApplicationId();
         Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, group);
         properties.put("projector.sink.fresh-within", "0s");
+        properties.put("projector.sink.write-within", "5m");
         properties.put("projector.sink.check-every", "2s");
         properties.put("projector.streams.threads", "1");
         projector = ProjectorInstance.start(properties);

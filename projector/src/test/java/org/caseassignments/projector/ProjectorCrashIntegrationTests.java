@@ -127,8 +127,9 @@ class ProjectorCrashIntegrationTests {
         // at a check, decision 21); one stream thread, so no rebalance between threads commits a task's first
         // events as they arrive; and a task commits once idle for 2 s with its input fetched, not after a
         // 25 ms pause (a collection, a busy core) half-way through its buffered records, nor at a commit
-        // interval that a slow start-up reached first.
+        // interval that a slow start-up reached first, nor as a backlog's first batch (write-within, decision 47).
         properties.put("projector.sink.fresh-within", "0s");
+        properties.put("projector.sink.write-within", "5m");
         properties.put("projector.streams.threads", "1");
         properties.put("projector.streams.commit-interval", "60s");
         properties.put("projector.sink.check-every", "2s");

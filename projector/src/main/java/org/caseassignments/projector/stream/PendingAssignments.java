@@ -172,8 +172,9 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** When the oldest pending event was taken (the stream thread's wall-clock time), or 0. */
     private long firstTakenAt;
     /**
-     * When the oldest event of the backlog being written was taken: the first batch written behind since the task was
-     * last live or read its input to the end; 0 when none is.
+     * When the oldest event of the backlog being written was taken; 0 when none is: back to 0 once the task is live,
+     * its consumer has nothing left to fetch, it read its input to the end, or it received nothing for
+     * {@code quietAfter}.
      */
     private long backlogSince;
     /** Whether this batch asked its consumer's lag already (at most once a batch: reading the metrics is not free). */
@@ -242,8 +243,10 @@ public final class PendingAssignments extends BeforeCommitHook {
         long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
         boolean quiet = idle >= pacing.quietAfter().toMillis();
         if (byCase.isEmpty()) {
-            if (quiet) {
-                backlogSince = 0; // a backlog that ended with a write: the next one starts small again
+            if (now - lastEventAt >= pacing.quietAfter().toMillis()) {
+                // A backlog that ended with a write: the next one starts small again. The task's own quiet, not its
+                // thread's: another task of the thread may write at every check.
+                backlogSince = 0;
             }
         } else if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
             backlogSince = 0;

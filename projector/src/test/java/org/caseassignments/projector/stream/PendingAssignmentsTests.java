@@ -507,4 +507,36 @@ class PendingAssignmentsTests {
         check(NOW + 30_000);
         assertThat(flushed).hasSize(1);
     }
+
+    @Test
+    void shouldWaitWriteWithinForANewBacklogAfterAQuietSpellWhileAnotherTaskOfTheThreadKeepsWriting() {
+        init(Duration.ofMillis(300), Long.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(10));
+        // Another task of the same stream thread: its writes end on the thread's clock (the real one)
+        PendingAssignments other = store(new PendingAssignments.Flusher() {
+            @Override
+            public List<BatchIsolation.Refused<PendingAssignments.Event>> apply(ReducedBatch<PendingAssignments.Event> batch) {
+                return List.of();
+            }
+        });
+        other.attach(contextAt(System.currentTimeMillis()), refused -> { });
+        UUID caseId = UUID.randomUUID();
+        long revision = 0;
+        // A backlog of two batches, the second written by its own wait, ten seconds ago
+        long t0 = System.currentTimeMillis() - 10_000;
+        process(caseId, ++revision, t0 - 60_000, t0);
+        check(t0 + 100);
+        process(caseId, ++revision, t0 - 60_000, t0 + 150);
+        check(t0 + 300);
+        assertThat(flushed).hasSize(2);
+        // Since then this task got nothing, while the other task of its thread has just written
+        other.add(PendingAssignments.Event.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), t0));
+        other.flushCache();
+        long now = PendingAssignments.lastFlushEndedOnThisThread();
+        check(now + 10);
+        // A new backlog: its first batch waits write-within, as after a quiet spell on a task alone on its thread
+        process(caseId, ++revision, t0 - 60_000, now + 20);
+        process(caseId, ++revision, t0 - 60_000, now + 110);
+        check(now + 130);
+        assertThat(flushed).as("the new backlog's first batch, write-within after its first event").hasSize(3);
+    }
 }
