@@ -74,8 +74,8 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param freshWithin     events at most this old are live: a task holding them writes them at its next check
      * @param liveCommitEvery a task that wrote live events commits their offsets once the first write since its
      *                        last commit is this old: how far a live projector's committed offsets trail
-     * @param quietAfter      a task that received no event for this long (while not writing) commits too; one that
-     *                        received nothing for this long starts its next backlog with a small batch again
+     * @param quietAfter      a task that received no event for this long (while not writing) commits too; one whose
+     *                        checks found nothing pending for this long starts its next backlog small again
      * @param maxPendingCases distinct cases a task gathers at most before it commits
      * @param maxPendingBytes bytes the events a task gathers, their records and the revisions set aside for the
      *                        history may hold: reaching it, the task writes them at once

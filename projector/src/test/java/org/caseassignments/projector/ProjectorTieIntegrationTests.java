@@ -53,9 +53,11 @@ class ProjectorTieIntegrationTests {
                     CaseEvents.changed(sameBatch, 3).worker("w-second").supervisor("s-second").build()));
             // Not at a check between the two (a busy core can delay the second record past the first 25 ms
             // check): no event counts as live, the task writes once idle for 2 s with its input fetched, and one
-            // stream thread, so no rebalance between threads commits the first record alone.
+            // stream thread, so no rebalance between threads commits the first record alone; nor as a backlog's
+            // first batch (write-within, decision 47).
             Map<String, String> properties = ProjectorInstance.properties(DB, TOPICS, group);
             properties.put("projector.sink.fresh-within", "0s");
+            properties.put("projector.sink.write-within", "5m");
             properties.put("projector.sink.check-every", "2s");
             properties.put("projector.streams.threads", "1");
             projector = ProjectorInstance.start(properties);

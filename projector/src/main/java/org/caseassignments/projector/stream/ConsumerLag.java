@@ -13,9 +13,9 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 /**
  * A task's input backlog as its consumer sees it: the consumer's {@code records-lag} metric for each
  * input topic's partition, which the consumer updates with every fetch (records up to the last stable
- * offset not yet handed to Kafka Streams). Asked by a task that has been idle for a check interval, and once per
- * batch of old events when it is {@code write-within} old (decision 47): reading the instance's metrics copies them
- * all, so it is never asked at every event or every check.
+ * offset not yet handed to Kafka Streams). Asked at the checks of a task idle for a check interval, and once per
+ * batch of old events when it is {@code write-within} old (decision 47); never per event, since reading the
+ * instance's metrics copies them all.
  */
 final class ConsumerLag implements PendingAssignments.Backlog {
 

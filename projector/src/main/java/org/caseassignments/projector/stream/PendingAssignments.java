@@ -173,10 +173,12 @@ public final class PendingAssignments extends BeforeCommitHook {
     private long firstTakenAt;
     /**
      * When the oldest event of the backlog being written was taken; 0 when none is: back to 0 once the task is live,
-     * its consumer has nothing left to fetch, it read its input to the end, or it received nothing for
+     * its consumer has nothing left to fetch, it read its input to the end, or its checks found nothing pending for
      * {@code quietAfter}.
      */
     private long backlogSince;
+    /** When a check first found nothing pending since the last event taken, or 0. */
+    private long emptySince;
     /** Whether this batch asked its consumer's lag already (at most once a batch: reading the metrics is not free). */
     private boolean lagAsked;
     private long uncommittedWriteAt;
@@ -212,6 +214,7 @@ public final class PendingAssignments extends BeforeCommitHook {
      * budget, and asks for a commit once it holds as many cases as allowed.
      */
     public void add(Event event) {
+        emptySince = 0;
         bytes += event.retainedBytes();
         BatchReduction.NewestPerCase.Added added = byCase.add(event, event.update(), event.occurredAt());
         if (added != BatchReduction.NewestPerCase.Added.HELD) {
@@ -243,9 +246,12 @@ public final class PendingAssignments extends BeforeCommitHook {
         long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
         boolean quiet = idle >= pacing.quietAfter().toMillis();
         if (byCase.isEmpty()) {
-            if (now - lastEventAt >= pacing.quietAfter().toMillis()) {
-                // A backlog that ended with a write: the next one starts small again. The task's own quiet, not its
-                // thread's: another task of the thread may write at every check.
+            // A backlog that ended with a write: the next one starts small again once this task's checks have found
+            // nothing pending for quietAfter. Counted from its first such check, so the time its thread spent writing
+            // (this task's last batch, or another task's) is not taken for a quiet spell.
+            if (emptySince == 0) {
+                emptySince = now;
+            } else if (now - emptySince >= pacing.quietAfter().toMillis()) {
                 backlogSince = 0;
             }
         } else if (newestTimestamp >= now - pacing.freshWithin().toMillis()) {
@@ -365,6 +371,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         clear();
         uncommittedWriteAt = 0;
         backlogSince = 0;
+        emptySince = 0;
     }
 
     /** When the calling stream thread last finished writing a batch: it processed nothing while it wrote. */

@@ -532,11 +532,38 @@ class PendingAssignmentsTests {
         other.add(PendingAssignments.Event.of(AssignmentUpdate.changed(UUID.randomUUID(), "w", "s", 1), t0));
         other.flushCache();
         long now = PendingAssignments.lastFlushEndedOnThisThread();
-        check(now + 10);
+        // checked all along: nothing pending at its checks for quiet-after (the thread itself was never quiet)
+        for (long at = now - 400; at <= now + 10; at += 50) {
+            check(at);
+        }
         // A new backlog: its first batch waits write-within, as after a quiet spell on a task alone on its thread
         process(caseId, ++revision, t0 - 60_000, now + 20);
         process(caseId, ++revision, t0 - 60_000, now + 110);
         check(now + 130);
         assertThat(flushed).as("the new backlog's first batch, write-within after its first event").hasSize(3);
+    }
+
+    @Test
+    void shouldNotTakeTheTimeItsThreadSpentWritingForAQuietSpellThatEndsABacklog() {
+        init(Duration.ofMillis(300), Long.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(10));
+        UUID caseId = UUID.randomUUID();
+        // A backlog: its first batch at write-within, its second after as long as the backlog had lasted (200 ms)
+        process(caseId, 1, NOW - 60_000, NOW);
+        check(NOW + 100);
+        process(caseId, 2, NOW - 60_000, NOW + 200);
+        check(NOW + 400);
+        assertThat(flushed).hasSize(2);
+        // That write took 2 s: the next check, the first to find nothing pending, comes after it
+        check(NOW + 2_400);
+        // and the backlog goes on: its next batch waits as long as the backlog had lasted (2,450 ms), not write-within
+        long revision = 2;
+        for (long at = NOW + 2_450; at < NOW + 4_900; at += 50) {
+            process(caseId, ++revision, NOW - 60_000, at);
+            check(at);
+            assertThat(flushed).as("a write's own time is not a quiet spell").hasSize(2);
+        }
+        process(caseId, ++revision, NOW - 60_000, NOW + 4_900);
+        check(NOW + 4_900);
+        assertThat(flushed).hasSize(3);
     }
 }
