@@ -247,8 +247,9 @@ public final class PendingAssignments extends BeforeCommitHook {
         boolean quiet = idle >= pacing.quietAfter().toMillis();
         if (byCase.isEmpty()) {
             // A backlog that ended with a write: the next one starts small again once this task's checks have found
-            // nothing pending for quietAfter. Counted from its first such check, so the time its thread spent writing
-            // (this task's last batch, or another task's) is not taken for a quiet spell.
+            // nothing pending for quietAfter. Counted from its first such check, so the write that emptied it (about
+            // as long as a drain's batch) is not taken for a quiet spell; a write of another task of the thread after
+            // that check still is (a reset only makes the next batches small again).
             if (emptySince == 0) {
                 emptySince = now;
             } else if (now - emptySince >= pacing.quietAfter().toMillis()) {

@@ -509,7 +509,7 @@ class PendingAssignmentsTests {
     }
 
     @Test
-    void shouldWaitWriteWithinForANewBacklogAfterAQuietSpellWhileAnotherTaskOfTheThreadKeepsWriting() {
+    void shouldWaitWriteWithinForANewBacklogAfterItsChecksFoundNothingPendingWhileAnotherTaskOfTheThreadJustWrote() {
         init(Duration.ofMillis(300), Long.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(10));
         // Another task of the same stream thread: its writes end on the thread's clock (the real one)
         PendingAssignments other = store(new PendingAssignments.Flusher() {
@@ -544,7 +544,7 @@ class PendingAssignmentsTests {
     }
 
     @Test
-    void shouldNotTakeTheTimeItsThreadSpentWritingForAQuietSpellThatEndsABacklog() {
+    void shouldNotTakeTheWriteThatEmptiedItForAQuietSpellThatEndsABacklog() {
         init(Duration.ofMillis(300), Long.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(10));
         UUID caseId = UUID.randomUUID();
         // A backlog: its first batch at write-within, its second after as long as the backlog had lasted (200 ms)
