@@ -77,8 +77,9 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param quietAfter      a task that received no event for this long (while not writing) commits too; one whose
      *                        checks found nothing pending for this long starts its next backlog small again
      * @param maxPendingCases distinct cases a task gathers at most before it commits
-     * @param maxPendingBytes bytes the events a task gathers, their records and the revisions set aside for the
-     *                        history may hold: reaching it, the task writes them at once
+     * @param maxPendingBytes bytes the events this instance's tasks gather, their records and the revisions set aside
+     *                        for the history may hold together: each open task has an equal share, and reaching it
+     *                        writes what it holds at once
      * @param writeWithin     a task that is behind writes what it took at the first check after the oldest of it is
      *                        this old: a backlog is written as it is read, its later batches growing (decision 47)
      * @param retry           backoff while PostgreSQL fails

@@ -26,8 +26,9 @@ import org.caseassignments.projector.testsupport.ProjectorTopics;
 
 /**
  * A backlog is written as it is read: what a task holds for the history (the revisions a newer one replaced) counts
- * against its byte budget like what it keeps, and a task that has held events for {@code write-within} writes them
- * without waiting for the commit interval, the end of its input or a quiet spell.
+ * against the byte budget like what it keeps, the tasks of an instance share one budget, and a task that has held
+ * events for {@code write-within} writes them without waiting for the commit interval, the end of its input or a
+ * quiet spell.
  */
 class ProjectorBacklogWrittenAsReadIntegrationTests {
 
@@ -74,6 +75,46 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
             DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
             assertThat(batches.max()).isLessThan(3_000);
             assertThat(batches.count()).isGreaterThan(4);
+        }
+    }
+
+    @Test
+    void shouldKeepAllTasksOfAnInstanceTogetherWithinOneByteBudget() {
+        // Given 60 cases with 500 revisions each, spread over three partitions (three tasks)
+        ProjectorTopics topics = ProjectorTopics.unique(3).createEvents();
+        List<UUID> ids = new ArrayList<>();
+        for (int c = 0; c < 60; c++) {
+            ids.add(UUID.randomUUID());
+        }
+        int revisions = 500;
+        List<SpecificRecord> events = new ArrayList<>();
+        for (int r = 1; r <= revisions; r++) {
+            for (UUID id : ids) {
+                events.add(CaseEvents.changed(id, r).worker("w-" + r).build());
+            }
+        }
+        // When a projector with a 256 KB budget has its three tasks open, with nothing but the budget ending a batch
+        // early, and then reads it
+        String group = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> properties = ProjectorInstance.writingOnlyAtTheByteBudget(
+                ProjectorInstance.properties(DB, topics, group), "256KB");
+        String list = String.join(",", ids.stream().map(UUID::toString).toList());
+        try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(projector.bean(MeterRegistry.class)
+                    .find("case_assignments.pending.bytes").gauges()).hasSize(3));
+            try (EventPublisher publisher = new EventPublisher()) {
+                publisher.publishAll(topics.events(), events);
+            }
+            await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() ->
+                    assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id::text = "
+                            + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
+                            .isEqualTo(ids.size()));
+
+            // Then each of the three tasks wrote at a third of the budget (some 650 events of about 400 bytes fill
+            // it), so the three together never held more than the budget
+            DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
+            assertThat(batches.max()).isLessThan(400);
+            assertThat(batches.count()).isGreaterThan(3 * 10);
         }
     }
 

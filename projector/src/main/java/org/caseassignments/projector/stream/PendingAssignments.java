@@ -48,10 +48,11 @@ import org.caseassignments.store.ReducedBatch;
  *       events from a consumer with nothing left to fetch (a producer's clock behind) are written at
  *       {@code writeWithin}, their offsets following by the live rule. Kafka Streams commits at its commit interval
  *       anyway;</li>
- *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches {@code maxPendingBytes} —
- *       the kept events and those set aside for the history, with their records ({@link Event#retainedBytes()}) —
- *       and asks for a commit as soon as {@code maxPendingCases}
- *       cases are pending: memory is bounded by bytes as well as by cases.</li>
+ *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches its share of
+ *       {@code maxPendingBytes} — the kept events and those set aside for the history, with their records
+ *       ({@link Event#retainedBytes()}); the instance's open tasks share the budget equally, so together they hold at
+ *       most about {@code maxPendingBytes} — and asks for a commit as soon as {@code maxPendingCases} cases are
+ *       pending: memory is bounded by bytes as well as by cases.</li>
  * </ul>
  *
  * <p>Events PostgreSQL refuses go back to the decoding processor ({@link #attach}), which dead-letters them: sent by
@@ -233,7 +234,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         }
         task.taken(byCase.size(), bytes);
         newestTimestamp = Math.max(newestTimestamp, event.record().timestamp());
-        if (bytes >= pacing.maxPendingBytes()) {
+        if (bytes >= shareOfTheBudget()) {
             writeNow(lastEventAt);
         } else if (byCase.size() >= pacing.maxPendingCases()) {
             context.commit();
@@ -243,6 +244,11 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */
     private void check(long now) {
         task.confirmed(); // punctuated: whatever the task wrote before was committed
+        if (bytes >= shareOfTheBudget()) {
+            // tasks opened on this instance since the last event: a smaller share, which this task already holds
+            writeNow(now);
+            return;
+        }
         long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
         boolean quiet = idle >= pacing.quietAfter().toMillis();
         if (byCase.isEmpty()) {
@@ -303,6 +309,11 @@ public final class PendingAssignments extends BeforeCommitHook {
     private long backlogWait() {
         return Math.max(pacing.writeWithin().toMillis(),
                 Math.min(firstTakenAt - backlogSince, pacing.backlogWaitAtMost().toMillis()));
+    }
+
+    /** This task's share of {@code maxPendingBytes}: the budget divided among the instance's open tasks. */
+    private long shareOfTheBudget() {
+        return pacing.maxPendingBytes() / work.openTasks();
     }
 
     /** Distinct cases pending. */

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -38,6 +39,8 @@ public final class UncommittedWork {
         private volatile int pendingCases;
         private volatile long pendingBytes;
         private volatile long closedAt;
+        /** Between {@link #open} and {@link #close} of an instance of the task; changed only under the map's key. */
+        private boolean open;
 
         private Task(String id) {
             this.id = id;
@@ -114,6 +117,8 @@ public final class UncommittedWork {
     private final Duration forgetClosedAfter;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Counter uncommittedCloses;
+    /** Task instances open now ({@link #openTasks}). */
+    private final AtomicInteger openTasks = new AtomicInteger();
 
     public UncommittedWork(Clock clock, MeterRegistry registry, Duration forgetClosedAfter) {
         this.clock = clock;
@@ -130,15 +135,22 @@ public final class UncommittedWork {
         return tasks.compute(taskId, (id, earlier) -> {
             if (earlier != null) {
                 earlier.closedAt = 0;
+                if (!earlier.open) {
+                    earlier.open = true;
+                    openTasks.incrementAndGet();
+                }
                 return earlier;
             }
             Task task = new Task(id);
+            task.open = true;
+            openTasks.incrementAndGet();
             task.meters.add(Gauge.builder("case_assignments.pending.cases", task, t -> t.pendingCases)
                     .description("Distinct cases a task holds in memory, not yet written to PostgreSQL")
                     .tag("task", id).strongReference(true).register(registry));
             task.meters.add(Gauge.builder("case_assignments.pending.bytes", task, t -> t.pendingBytes)
                     .description("About how much heap a task's pending events hold: the kept events with their "
-                            + "records, and the revisions set aside for the history; bounded by max-pending-bytes")
+                            + "records, and the revisions set aside for the history; bounded by its share of "
+                            + "max-pending-bytes (the instance's tasks together hold at most about that)")
                     .baseUnit("bytes").tag("task", id).strongReference(true).register(registry));
             task.meters.add(TimeGauge.builder("case_assignments.pending.oldest_age", task,
                             java.util.concurrent.TimeUnit.MILLISECONDS, t -> t.since() == 0 ? 0 : clock.millis() - t.since())
@@ -148,8 +160,23 @@ public final class UncommittedWork {
         });
     }
 
+    /**
+     * Tasks open on this instance (at least 1): they share the byte budget ({@code max-pending-bytes}), each writing at
+     * its share of it.
+     */
+    int openTasks() {
+        return Math.max(1, openTasks.get());
+    }
+
     /** The task instance closed (its state store closed). */
     void close(Task task) {
+        tasks.computeIfPresent(task.id, (id, known) -> {
+            if (known == task && task.open) {
+                task.open = false;
+                openTasks.decrementAndGet();
+            }
+            return known;
+        });
         task.closed();
     }
 

@@ -430,6 +430,40 @@ class PendingAssignmentsTests {
     }
 
     @Test
+    void shouldWriteAtItsShareOfTheBudgetWhenTheInstanceHasOtherTasksOpen() {
+        // three tasks on the instance share 12 KB: this one writes at 4 KB, as it would alone with a 4 KB budget
+        work.open("1_0");
+        work.open("2_0");
+        init(Duration.ofMinutes(10), 12 * 1024, Duration.ofDays(1));
+        UUID caseId = UUID.randomUUID();
+        int revision = 0;
+        while (flushed.isEmpty() && revision < 1_000) {
+            process(caseId, ++revision, NOW - 60_000, NOW);
+        }
+
+        assertThat(flushed).hasSize(1);
+        assertThat(revision).isBetween(10, 17);
+        assertThat(pending.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldWriteAtTheNextCheckWhenATaskOpenedSinceMadeItsShareOfTheBudgetSmallerThanWhatItHolds() {
+        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
+        UUID caseId = UUID.randomUUID();
+        for (int revision = 1; revision <= 20; revision++) {
+            process(caseId, revision, NOW - 60_000, NOW);
+        }
+        assertThat(flushed).isEmpty(); // about 5 KB of 8
+
+        work.open("1_0"); // its share is 4 KB now
+        check(NOW + 100);
+
+        assertThat(flushed).hasSize(1);
+        assertThat(flushedSetAside.get(0)).hasSize(19);
+        assertThat(pending.isEmpty()).isTrue();
+    }
+
+    @Test
     void shouldSetAsideTheRevisionsOfACaseForItsHistoryInTheOrderTheyCameAndNeverASecondAtTheKeptRevision() {
         UUID caseId = UUID.randomUUID();
         add(caseId, "first", 5);
