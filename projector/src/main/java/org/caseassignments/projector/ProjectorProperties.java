@@ -78,7 +78,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      *                        checks found nothing pending for this long starts its next backlog small again
      * @param maxPendingCases distinct cases a task gathers at most before it commits
      * @param maxPendingBytes bytes the events this instance's tasks gather, their records and the revisions set aside
-     *                        for the history may hold together: each open task has an equal share, and reaching it
+     *                        for the history may hold together: each processing task has an equal share, and reaching it
      *                        writes what it holds at once
      * @param writeWithin     a task that is behind writes what it took at the first check after the oldest of it is
      *                        this old: a backlog is written as it is read, its later batches growing (decision 47)

@@ -82,6 +82,14 @@ final class DecodeProcessor implements Processor<byte[], byte[], String, Forward
                 .withHeaders(letter.headers()));
     }
 
+    /** The task closes or becomes a standby: its pending batch no longer takes a share of the byte budget. */
+    @Override
+    public void close() {
+        if (pending != null) {
+            pending.detach();
+        }
+    }
+
     /**
      * Dead-letters the events PostgreSQL refused, called from the pending batch's flush before the task
      * commits: each goes on as the record it came in, from where it came, so it is sent in the same Kafka

@@ -50,9 +50,10 @@ import org.caseassignments.store.ReducedBatch;
  *       anyway;</li>
  *   <li>{@link #add} writes at once ({@link #writeNow}) when what the task holds reaches its share of
  *       {@code maxPendingBytes} — the kept events and those set aside for the history, with their records
- *       ({@link Event#retainedBytes()}); the instance's open tasks share the budget equally, so together they hold at
- *       most about {@code maxPendingBytes} — and asks for a commit as soon as {@code maxPendingCases} cases are
- *       pending: memory is bounded by bytes as well as by cases.</li>
+ *       ({@link Event#retainedBytes()}); the instance's processing tasks share the budget equally (standby and
+ *       restoring tasks hold nothing and take no share), so together they hold at most about {@code maxPendingBytes}
+ *       — and asks for a commit as soon as {@code maxPendingCases} cases are pending: memory is bounded by bytes as
+ *       well as by cases.</li>
  * </ul>
  *
  * <p>Events PostgreSQL refuses go back to the decoding processor ({@link #attach}), which dead-letters them: sent by
@@ -71,6 +72,12 @@ public final class PendingAssignments extends BeforeCommitHook {
     public record Pacing(Duration checkEvery, Duration freshWithin, Duration quietAfter, int maxPendingCases,
                          Duration liveCommitEvery, long maxPendingBytes, Duration writeWithin,
                          Duration backlogWaitAtMost) {
+
+        public Pacing {
+            if (maxPendingBytes < 1) {
+                throw new IllegalArgumentException("max-pending-bytes must be at least 1 byte, was " + maxPendingBytes);
+            }
+        }
     }
 
     /** Whether a task's consumer has fetched everything its input partitions hold. */
@@ -186,6 +193,8 @@ public final class PendingAssignments extends BeforeCommitHook {
     private long lastEventAt;
     private long newestTimestamp = Long.MIN_VALUE;
     private boolean open;
+    /** Whether this instance takes a share of the byte budget: from {@link #attach} until {@link #detach} or close. */
+    private boolean processing;
 
     PendingAssignments(Flusher flusher, UncommittedWork work, Pacing pacing, Backlog backlog) {
         this.flusher = flusher;
@@ -208,6 +217,21 @@ public final class PendingAssignments extends BeforeCommitHook {
         this.context = context;
         this.refusedRoute = refusedRoute;
         context.schedule(pacing.checkEvery(), PunctuationType.WALL_CLOCK_TIME, this::check);
+        if (!processing) {
+            processing = true;
+            work.startedProcessing();
+        }
+    }
+
+    /**
+     * Called from the close of the processor that feeds it (the task closes, or becomes a standby and keeps its stores):
+     * it no longer takes a share of the byte budget.
+     */
+    public void detach() {
+        if (processing) {
+            processing = false;
+            work.stoppedProcessing();
+        }
     }
 
     /**
@@ -244,8 +268,8 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */
     private void check(long now) {
         task.confirmed(); // punctuated: whatever the task wrote before was committed
-        if (bytes >= shareOfTheBudget()) {
-            // tasks opened on this instance since the last event: a smaller share, which this task already holds
+        if (!byCase.isEmpty() && bytes >= shareOfTheBudget()) {
+            // tasks began processing on this instance since the last event: a smaller share, which this task holds
             writeNow(now);
             return;
         }
@@ -311,9 +335,9 @@ public final class PendingAssignments extends BeforeCommitHook {
                 Math.min(firstTakenAt - backlogSince, pacing.backlogWaitAtMost().toMillis()));
     }
 
-    /** This task's share of {@code maxPendingBytes}: the budget divided among the instance's open tasks. */
+    /** This task's share of {@code maxPendingBytes}: the budget divided among the instance's processing tasks. */
     private long shareOfTheBudget() {
-        return pacing.maxPendingBytes() / work.openTasks();
+        return Math.max(1, pacing.maxPendingBytes() / work.processingTasks());
     }
 
     /** Distinct cases pending. */
@@ -423,6 +447,7 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     @Override
     public void close() {
+        detach();
         reset();
         if (task != null) {
             work.close(task);

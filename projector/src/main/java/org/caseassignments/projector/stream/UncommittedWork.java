@@ -39,8 +39,6 @@ public final class UncommittedWork {
         private volatile int pendingCases;
         private volatile long pendingBytes;
         private volatile long closedAt;
-        /** Between {@link #open} and {@link #close} of an instance of the task; changed only under the map's key. */
-        private boolean open;
 
         private Task(String id) {
             this.id = id;
@@ -117,8 +115,11 @@ public final class UncommittedWork {
     private final Duration forgetClosedAfter;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Counter uncommittedCloses;
-    /** Task instances open now ({@link #openTasks}). */
-    private final AtomicInteger openTasks = new AtomicInteger();
+    /**
+     * Task instances processing now: counted per instance, not per task id, since a task moved to another thread can
+     * start processing there before its old instance has closed.
+     */
+    private final AtomicInteger processing = new AtomicInteger();
 
     public UncommittedWork(Clock clock, MeterRegistry registry, Duration forgetClosedAfter) {
         this.clock = clock;
@@ -135,22 +136,16 @@ public final class UncommittedWork {
         return tasks.compute(taskId, (id, earlier) -> {
             if (earlier != null) {
                 earlier.closedAt = 0;
-                if (!earlier.open) {
-                    earlier.open = true;
-                    openTasks.incrementAndGet();
-                }
                 return earlier;
             }
             Task task = new Task(id);
-            task.open = true;
-            openTasks.incrementAndGet();
             task.meters.add(Gauge.builder("case_assignments.pending.cases", task, t -> t.pendingCases)
                     .description("Distinct cases a task holds in memory, not yet written to PostgreSQL")
                     .tag("task", id).strongReference(true).register(registry));
             task.meters.add(Gauge.builder("case_assignments.pending.bytes", task, t -> t.pendingBytes)
                     .description("About how much heap a task's pending events hold: the kept events with their "
                             + "records, and the revisions set aside for the history; bounded by its share of "
-                            + "max-pending-bytes (the instance's tasks together hold at most about that)")
+                            + "max-pending-bytes (the instance's processing tasks together hold at most about that)")
                     .baseUnit("bytes").tag("task", id).strongReference(true).register(registry));
             task.meters.add(TimeGauge.builder("case_assignments.pending.oldest_age", task,
                             java.util.concurrent.TimeUnit.MILLISECONDS, t -> t.since() == 0 ? 0 : clock.millis() - t.since())
@@ -161,22 +156,28 @@ public final class UncommittedWork {
     }
 
     /**
-     * Tasks open on this instance (at least 1): they share the byte budget ({@code max-pending-bytes}), each writing at
-     * its share of it.
+     * A task instance began processing (its pending batch was attached to its processor): it takes a share of the byte
+     * budget from now on. Standby and restoring tasks never do.
      */
-    int openTasks() {
-        return Math.max(1, openTasks.get());
+    void startedProcessing() {
+        processing.incrementAndGet();
+    }
+
+    /** A task instance that began processing stopped (its processor or its store closed); called once per start. */
+    void stoppedProcessing() {
+        processing.decrementAndGet();
+    }
+
+    /**
+     * Task instances processing on this instance now, at least 1: they share the byte budget ({@code max-pending-bytes})
+     * equally.
+     */
+    int processingTasks() {
+        return Math.max(1, processing.get());
     }
 
     /** The task instance closed (its state store closed). */
     void close(Task task) {
-        tasks.computeIfPresent(task.id, (id, known) -> {
-            if (known == task && task.open) {
-                task.open = false;
-                openTasks.decrementAndGet();
-            }
-            return known;
-        });
         task.closed();
     }
 

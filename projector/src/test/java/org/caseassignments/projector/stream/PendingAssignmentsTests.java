@@ -1,13 +1,16 @@
 package org.caseassignments.projector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
@@ -55,6 +58,9 @@ class PendingAssignmentsTests {
     }
 
     private void init(Duration quietAfter, long maxPendingBytes, Duration writeWithin, Duration backlogWaitAtMost) {
+        if (pending != null) {
+            pending.close();
+        }
         context = new MockProcessorContext<>();
         pacing = new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, quietAfter, 3, LIVE_COMMIT_EVERY,
                 maxPendingBytes, writeWithin, backlogWaitAtMost);
@@ -94,12 +100,45 @@ class PendingAssignmentsTests {
     }
 
     private PendingAssignments store(PendingAssignments.Flusher flusher) {
+        return store(context, flusher);
+    }
+
+    private PendingAssignments store(MockProcessorContext<Void, Void> on, PendingAssignments.Flusher flusher) {
         PendingAssignments store = PendingAssignments.builder(flusher, work, pacing, partition -> {
             askedPartitions.add(partition);
             return fetched;
         }).build();
-        store.init(context.getStateStoreContext(), store);
+        store.init(on.getStateStoreContext(), store);
         return store;
+    }
+
+    private static MockProcessorContext<Void, Void> contextOf(TaskId taskId) {
+        return new MockProcessorContext<>(new Properties(), taskId, null);
+    }
+
+    private static PendingAssignments.Flusher noWrites() {
+        return batch -> {
+            throw new AssertionError("wrote " + batch.updates());
+        };
+    }
+
+    private static PendingAssignments.Flusher flushesInto(List<List<AssignmentUpdate>> flushed) {
+        return batch -> {
+            flushed.add(batch.updates());
+            return List.of();
+        };
+    }
+
+    /** Old events of one case, a revision each, into {@code store} until it writes: how many it took. */
+    private static int untilWritten(PendingAssignments store, MockProcessorContext<Void, Void> on, UUID caseId) {
+        on.setCurrentSystemTimeMs(NOW);
+        int revision = 0;
+        do {
+            revision++;
+            store.add(PendingAssignments.Event.of(AssignmentUpdate.changed(caseId, "w-" + revision, "s", revision),
+                    NOW - 60_000));
+        } while (!store.isEmpty() && revision < 1_000);
+        return revision;
     }
 
     /** The context of another task of the thread, at wall-clock time {@code now}. */
@@ -430,24 +469,21 @@ class PendingAssignmentsTests {
     }
 
     @Test
-    void shouldWriteAtItsShareOfTheBudgetWhenTheInstanceHasOtherTasksOpen() {
-        // three tasks on the instance share 12 KB: this one writes at 4 KB, as it would alone with a 4 KB budget
-        work.open("1_0");
-        work.open("2_0");
+    void shouldWriteAtItsShareOfTheBudgetWhenOtherTasksOfTheInstanceAreProcessing() {
+        // three tasks processing on the instance share 12 KB: this one writes at 4 KB, as it would alone with 4 KB
+        work.startedProcessing();
+        work.startedProcessing();
         init(Duration.ofMinutes(10), 12 * 1024, Duration.ofDays(1));
-        UUID caseId = UUID.randomUUID();
-        int revision = 0;
-        while (flushed.isEmpty() && revision < 1_000) {
-            process(caseId, ++revision, NOW - 60_000, NOW);
-        }
+
+        int revisions = untilWritten(pending, context, UUID.randomUUID());
 
         assertThat(flushed).hasSize(1);
-        assertThat(revision).isBetween(10, 17);
+        assertThat(revisions).isBetween(10, 17);
         assertThat(pending.isEmpty()).isTrue();
     }
 
     @Test
-    void shouldWriteAtTheNextCheckWhenATaskOpenedSinceMadeItsShareOfTheBudgetSmallerThanWhatItHolds() {
+    void shouldWriteAtTheNextCheckWhenATaskBeganProcessingSinceAndMadeItsShareSmallerThanWhatItHolds() {
         init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
         UUID caseId = UUID.randomUUID();
         for (int revision = 1; revision <= 20; revision++) {
@@ -455,12 +491,63 @@ class PendingAssignmentsTests {
         }
         assertThat(flushed).isEmpty(); // about 5 KB of 8
 
-        work.open("1_0"); // its share is 4 KB now
+        work.startedProcessing(); // its share is 4 KB now
         check(NOW + 100);
 
         assertThat(flushed).hasSize(1);
         assertThat(flushedSetAside.get(0)).hasSize(19);
         assertThat(pending.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldShareTheBudgetAmongTheInstancesProcessingNowWhenATaskMovesBeforeItsOldInstanceCloses() {
+        // Given this task and another processing, with 8 KB between them
+        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
+        MockProcessorContext<Void, Void> otherContext = contextOf(new TaskId(1, 0));
+        PendingAssignments other = store(otherContext, noWrites());
+        other.attach(otherContext, refused -> { });
+
+        // When this task's new instance (on another thread) begins processing before its old instance closes
+        MockProcessorContext<Void, Void> movedContext = contextOf(context.taskId());
+        PendingAssignments moved = store(movedContext, flushesInto(flushed));
+        moved.attach(movedContext, refused -> { });
+        pending.close();
+
+        // Then the two processing share the budget: the moved one writes at 4 KB
+        int revisions = untilWritten(moved, movedContext, UUID.randomUUID());
+        assertThat(revisions).isBetween(10, 17);
+    }
+
+    @Test
+    void shouldGiveNoShareToATaskWhoseStoreIsOpenButThatDoesNotProcess() {
+        // a standby (or a task still restoring) opens its stores, never its processors
+        store(contextOf(new TaskId(1, 0)), noWrites());
+        init(Duration.ofMinutes(10), 4 * 1024, Duration.ofDays(1));
+
+        int revisions = untilWritten(pending, context, UUID.randomUUID());
+
+        assertThat(revisions).isBetween(10, 17);
+    }
+
+    @Test
+    void shouldKeepCommittingLiveEventsWhenItsShareOfTheBudgetRoundsToNothing() {
+        work.startedProcessing();
+        work.startedProcessing();
+        init(Duration.ofMinutes(10), 2, Duration.ofDays(1)); // 2 bytes among three tasks
+
+        add(UUID.randomUUID(), "w", 1);
+        assertThat(flushed).hasSize(1); // every event is over the share
+        check(NOW + LIVE_COMMIT_EVERY.toMillis());
+
+        assertThat(context.committed()).isTrue();
+    }
+
+    @Test
+    void shouldRefuseAByteBudgetOfNothing() {
+        assertThatThrownBy(() -> new PendingAssignments.Pacing(Duration.ofMillis(100), FRESH, Duration.ofSeconds(1), 3,
+                LIVE_COMMIT_EVERY, 0, Duration.ofMillis(50), Duration.ofSeconds(15)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("max-pending-bytes must be at least 1 byte, was 0");
     }
 
     @Test

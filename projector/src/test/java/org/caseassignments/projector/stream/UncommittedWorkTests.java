@@ -18,27 +18,6 @@ class UncommittedWorkTests {
     private final UncommittedWork work = new UncommittedWork(clock, registry, Duration.ofMinutes(5));
 
     @Test
-    void shouldCountTheTasksOpenNowWhetherClosedWithWorkUncommittedOrNotAndReopened() {
-        assertThat(work.openTasks()).as("none open still shares the budget among one").isEqualTo(1);
-        UncommittedWork.Task first = work.open("0_0");
-        UncommittedWork.Task second = work.open("0_1");
-        first.taken(1, 0);
-        assertThat(work.openTasks()).isEqualTo(2);
-
-        work.close(first); // closed with events unconfirmed: kept for its age
-        work.close(second); // nothing uncommitted: forgotten
-        work.close(second);
-        assertThat(work.openTasks()).isEqualTo(1);
-        work.open("0_2");
-        assertThat(work.openTasks()).isEqualTo(1);
-
-        work.open("0_0");
-        work.open("0_1");
-
-        assertThat(work.openTasks()).isEqualTo(3);
-    }
-
-    @Test
     void shouldCountATaskAsStalledOnlyOnceItsOldestUncommittedEventWaitedLongerThanTheBound() {
         UncommittedWork.Task task = work.open("0_1");
         task.taken(1, 0);
