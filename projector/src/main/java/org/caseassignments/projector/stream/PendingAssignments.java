@@ -268,11 +268,6 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** Every {@code checkEvery}: write live events now, or ask for a commit; see the class comment. */
     private void check(long now) {
         task.confirmed(); // punctuated: whatever the task wrote before was committed
-        if (!byCase.isEmpty() && bytes >= shareOfTheBudget()) {
-            // tasks began processing on this instance since the last event: a smaller share, which this task holds
-            writeNow(now);
-            return;
-        }
         long idle = now - Math.max(lastEventAt, lastFlushEndedOnThisThread());
         boolean quiet = idle >= pacing.quietAfter().toMillis();
         if (byCase.isEmpty()) {
@@ -318,6 +313,11 @@ public final class PendingAssignments extends BeforeCommitHook {
                     context.commit();
                     return;
                 }
+            }
+            if (!byCase.isEmpty() && bytes >= shareOfTheBudget()) {
+                // A task began processing on the instance since this task's last event, and made its share smaller
+                // than what it holds: written as add writes at its share, the offsets following by the live rule.
+                writeNow(now);
             }
         }
         if (uncommittedWriteAt != 0 && now - uncommittedWriteAt >= pacing.liveCommitEvery().toMillis()) {

@@ -129,6 +129,9 @@ public final class UncommittedWork {
                 .description("Task instances closed with events whose offsets never committed (a failed commit, a "
                         + "crashed or replaced stream thread, a lost partition): they are read again")
                 .register(registry);
+        Gauge.builder("case_assignments.tasks.processing", processing, AtomicInteger::get)
+                .description("Task instances processing on this projector: they share max-pending-bytes equally")
+                .register(registry);
     }
 
     /** The task's record, taking over the age a previous instance of the task left unconfirmed. */

@@ -500,6 +500,21 @@ class PendingAssignmentsTests {
     }
 
     @Test
+    void shouldStillCommitAtTheEndOfItsInputWhenATaskBeganProcessingSinceAndMadeItsShareSmaller() {
+        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
+        UUID caseId = UUID.randomUUID();
+        for (int revision = 1; revision <= 20; revision++) {
+            process(caseId, revision, NOW - 60_000, NOW);
+        }
+        fetched = true;
+
+        work.startedProcessing();
+        check(NOW + 100); // idle a whole check interval with nothing left to fetch: the end of its input
+
+        assertThat(context.committed()).isTrue();
+    }
+
+    @Test
     void shouldShareTheBudgetAmongTheInstancesProcessingNowWhenATaskMovesBeforeItsOldInstanceCloses() {
         // Given this task and another processing, with 8 KB between them
         init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));

@@ -129,7 +129,19 @@ class ProjectorTopologyTests {
 
     @AfterEach
     void closeDriver() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    @Test
+    void shouldCountTheTaskAsProcessingUntilKafkaStreamsClosesIt() {
+        assertThat(registry.get("case_assignments.tasks.processing").gauge().value()).isEqualTo(1);
+
         driver.close();
+        driver = null;
+
+        assertThat(registry.get("case_assignments.tasks.processing").gauge().value()).isZero();
     }
 
     @Test
