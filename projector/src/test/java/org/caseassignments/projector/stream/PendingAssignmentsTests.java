@@ -129,6 +129,16 @@ class PendingAssignmentsTests {
         };
     }
 
+    /** Alone with an 8 KB budget, 20 old revisions of one case: about 5 KB, nothing written yet. */
+    private void holdTwentyOldRevisionsOfEightKilobytes() {
+        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
+        UUID caseId = UUID.randomUUID();
+        for (int revision = 1; revision <= 20; revision++) {
+            process(caseId, revision, NOW - 60_000, NOW);
+        }
+        assertThat(flushed).isEmpty();
+    }
+
     /** Old events of one case, a revision each, into {@code store} until it writes: how many it took. */
     private static int untilWritten(PendingAssignments store, MockProcessorContext<Void, Void> on, UUID caseId) {
         on.setCurrentSystemTimeMs(NOW);
@@ -484,12 +494,7 @@ class PendingAssignmentsTests {
 
     @Test
     void shouldWriteAtTheNextCheckWhenATaskBeganProcessingSinceAndMadeItsShareSmallerThanWhatItHolds() {
-        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
-        UUID caseId = UUID.randomUUID();
-        for (int revision = 1; revision <= 20; revision++) {
-            process(caseId, revision, NOW - 60_000, NOW);
-        }
-        assertThat(flushed).isEmpty(); // about 5 KB of 8
+        holdTwentyOldRevisionsOfEightKilobytes();
 
         work.startedProcessing(); // its share is 4 KB now
         check(NOW + 100);
@@ -501,11 +506,7 @@ class PendingAssignmentsTests {
 
     @Test
     void shouldStillCommitAtTheEndOfItsInputWhenATaskBeganProcessingSinceAndMadeItsShareSmaller() {
-        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
-        UUID caseId = UUID.randomUUID();
-        for (int revision = 1; revision <= 20; revision++) {
-            process(caseId, revision, NOW - 60_000, NOW);
-        }
+        holdTwentyOldRevisionsOfEightKilobytes();
         fetched = true;
 
         work.startedProcessing();
