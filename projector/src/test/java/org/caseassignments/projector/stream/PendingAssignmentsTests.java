@@ -516,6 +516,47 @@ class PendingAssignmentsTests {
     }
 
     @Test
+    void shouldStillCommitByTheLiveRuleAtACheckThatWroteAtASmallerShare() {
+        holdTwentyOldRevisionsOfEightKilobytes(); // about 5 KB
+        work.startedProcessing(); // a 4 KB share
+        check(NOW + 100);
+        assertThat(flushed).hasSize(1);
+        assertThat(context.committed()).isFalse();
+        UUID other = UUID.randomUUID();
+        for (int revision = 1; revision <= 12; revision++) { // about 3 KB: under 4, over the next share
+            process(other, revision, NOW - 60_000, NOW + 200);
+        }
+        assertThat(flushed).hasSize(1);
+
+        work.startedProcessing(); // a share of 2.7 KB
+        check(NOW + 100 + LIVE_COMMIT_EVERY.toMillis());
+
+        assertThat(flushed).hasSize(2);
+        assertThat(context.committed()).as("the first write's offsets, a live-commit interval later").isTrue();
+    }
+
+    @Test
+    void shouldCommitRightAfterABacklogBatchWrittenAtItsShareSoThatNoLiveCommitCutsTheNextOneShort() {
+        // Given a backlog being written (its first batch at write-within, its consumer with more to fetch)
+        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofMillis(500), Duration.ofSeconds(60));
+        UUID caseId = UUID.randomUUID();
+        process(caseId, 1, NOW - 60_000, NOW);
+        check(NOW + 500);
+        assertThat(flushed).hasSize(1);
+        context.resetCommit();
+
+        // When its next batch reaches its share of the budget before its wait
+        int revision = 1;
+        while (flushed.size() == 1 && revision < 1_000) {
+            process(caseId, ++revision, NOW - 60_000, NOW + 600);
+        }
+
+        // Then it is written and its offsets follow at once
+        assertThat(flushed).hasSize(2);
+        assertThat(context.committed()).isTrue();
+    }
+
+    @Test
     void shouldShareTheBudgetAmongTheInstancesProcessingNowWhenATaskMovesBeforeItsOldInstanceCloses() {
         // Given this task and another processing, with 8 KB between them
         init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));

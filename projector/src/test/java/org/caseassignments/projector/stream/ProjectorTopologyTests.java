@@ -31,6 +31,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.caseassignments.ingest.CaseEventReader;
 import org.caseassignments.ingest.DeadLetters;
 import org.caseassignments.ingest.IngestMetrics;
@@ -132,6 +133,25 @@ class ProjectorTopologyTests {
         if (driver != null) {
             driver.close();
         }
+    }
+
+    @Test
+    void shouldStopTakingAShareOfTheBudgetWhenItsProcessorClosesWhileItsStoreStaysOpen() {
+        // a task turned standby: Kafka Streams closes its processors and keeps its stores
+        MockProcessorContext<String, Forwarded> context = new MockProcessorContext<>();
+        PendingAssignments store = pendingBatch().build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        DecodeProcessor processor = new DecodeProcessor(new CaseEventReader(new AvroEventCodec(SerdeSettings.SINGLE_OBJECT,
+                BundledSchemas.withWriterSchemas(List.of()))), new IngestMetrics(registry, "projector"),
+                new RegistryRetry(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(50)), false, 1_048_576);
+        processor.init(context);
+        double processing = registry.get("case_assignments.tasks.processing").gauge().value();
+
+        processor.close();
+
+        assertThat(registry.get("case_assignments.tasks.processing").gauge().value()).isEqualTo(processing - 1);
+        assertThat(store.isOpen()).isTrue();
     }
 
     @Test
