@@ -259,7 +259,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         task.taken(byCase.size(), bytes);
         newestTimestamp = Math.max(newestTimestamp, event.record().timestamp());
         if (bytes >= shareOfTheBudget()) {
-            writeAtTheShare(lastEventAt);
+            writeNow(lastEventAt);
         } else if (byCase.size() >= pacing.maxPendingCases()) {
             context.commit();
         }
@@ -316,10 +316,8 @@ public final class PendingAssignments extends BeforeCommitHook {
             }
             if (!byCase.isEmpty() && bytes >= shareOfTheBudget()) {
                 // A task began processing on the instance since this task's last event, and made its share smaller
-                // than what it holds: written as add writes at its share.
-                if (writeAtTheShare(now)) {
-                    return;
-                }
+                // than what it holds: written as add writes at its share, the offsets following by the live rule.
+                writeNow(now);
             }
         }
         if (uncommittedWriteAt != 0 && now - uncommittedWriteAt >= pacing.liveCommitEvery().toMillis()) {
@@ -335,21 +333,6 @@ public final class PendingAssignments extends BeforeCommitHook {
     private long backlogWait() {
         return Math.max(pacing.writeWithin().toMillis(),
                 Math.min(firstTakenAt - backlogSince, pacing.backlogWaitAtMost().toMillis()));
-    }
-
-    /**
-     * Writes what the task holds, having reached its share of the budget. In a backlog the offsets follow at once, as
-     * after a backlog's batch, so that no commit of the live rule cuts the next batch short; otherwise by the live rule.
-     *
-     * @return whether it asked for a commit
-     */
-    private boolean writeAtTheShare(long now) {
-        writeNow(now);
-        if (backlogSince == 0) {
-            return false;
-        }
-        context.commit();
-        return true;
     }
 
     /** This task's share of {@code maxPendingBytes}: the budget divided among the instance's processing tasks. */

@@ -536,27 +536,6 @@ class PendingAssignmentsTests {
     }
 
     @Test
-    void shouldCommitRightAfterABacklogBatchWrittenAtItsShareSoThatNoLiveCommitCutsTheNextOneShort() {
-        // Given a backlog being written (its first batch at write-within, its consumer with more to fetch)
-        init(Duration.ofMinutes(10), 8 * 1024, Duration.ofMillis(500), Duration.ofSeconds(60));
-        UUID caseId = UUID.randomUUID();
-        process(caseId, 1, NOW - 60_000, NOW);
-        check(NOW + 500);
-        assertThat(flushed).hasSize(1);
-        context.resetCommit();
-
-        // When its next batch reaches its share of the budget before its wait
-        int revision = 1;
-        while (flushed.size() == 1 && revision < 1_000) {
-            process(caseId, ++revision, NOW - 60_000, NOW + 600);
-        }
-
-        // Then it is written and its offsets follow at once
-        assertThat(flushed).hasSize(2);
-        assertThat(context.committed()).isTrue();
-    }
-
-    @Test
     void shouldShareTheBudgetAmongTheInstancesProcessingNowWhenATaskMovesBeforeItsOldInstanceCloses() {
         // Given this task and another processing, with 8 KB between them
         init(Duration.ofMinutes(10), 8 * 1024, Duration.ofDays(1));
