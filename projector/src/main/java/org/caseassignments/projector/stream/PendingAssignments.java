@@ -109,7 +109,7 @@ public final class PendingAssignments extends BeforeCommitHook {
 
         /**
          * About how much heap holding this event keeps: its record's key, value and headers (up to the input
-         * topics' record size each), and the event itself. What a task's byte budget counts.
+         * topics' record size each), and the event itself. What the byte budget counts.
          */
         long retainedBytes() {
             return OVERHEAD_BYTES + record.bytes();
@@ -235,8 +235,8 @@ public final class PendingAssignments extends BeforeCommitHook {
     }
 
     /**
-     * An accepted event, with the record it came in. Writes the batch at once when what it holds reaches the byte
-     * budget, and asks for a commit once it holds as many cases as allowed.
+     * An accepted event, with the record it came in. Writes the batch at once when what it holds reaches its share of
+     * the byte budget, and asks for a commit once it holds as many cases as allowed.
      */
     public void add(Event event) {
         emptySince = 0;
