@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.DrainWorkload;
 import org.caseassignments.testkit.TestDatabase;
 import org.caseassignments.testkit.TestKafka;
 import org.postgresql.PGConnection;
@@ -59,10 +60,7 @@ public final class EventToVisiblePerformance {
         int warmup = Integer.getInteger("warmup", 60);
         int partitions = Integer.getInteger("partitions", 3);
         Random random = new Random(Long.getLong("seed", 1));
-        List<UUID> caseIds = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
-        }
+        List<UUID> caseIds = DrainWorkload.caseIds(random, cases);
 
         TestDatabase db = TestDatabase.migrated();
         try (Connection ddl = db.dataSource().getConnection(); Statement statement = ddl.createStatement()) {

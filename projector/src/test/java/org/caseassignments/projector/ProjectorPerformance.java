@@ -152,10 +152,7 @@ public final class ProjectorPerformance {
         int partitions = Integer.getInteger("partitions", 3);
         Random random = new Random(Long.getLong("seed", 1));
 
-        List<UUID> caseIds = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
-        }
+        List<UUID> caseIds = DrainWorkload.caseIds(random, cases);
         List<Event> events = deliveries(random, caseIds, changes, extra, swaps);
         System.out.printf("data: %,d events over %,d cases (%d changes each, %,d duplicated deliveries, %,d swapped pairs)%n",
                 events.size(), cases, changes, extra, swaps);

@@ -80,10 +80,7 @@ public final class WriteStatementsCost {
         int repeats = Integer.getInteger("repeats", 3);
         int cases = Integer.getInteger("cases", 100_000);
         Random random = new Random(Long.getLong("seed", 1));
-        List<UUID> caseIds = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
-        }
+        List<UUID> caseIds = DrainWorkload.caseIds(random, cases);
         List<Ev> events = deliveries(random, caseIds, 8, cases, cases / 2);
         long seedOfRows = random.nextLong();
         System.out.printf("data: %,d events over %,d cases%n", events.size(), cases);
@@ -129,10 +126,7 @@ public final class WriteStatementsCost {
         int rounds = Integer.getInteger("rounds", 7);
         int cases = Integer.getInteger("cases", 100_000);
         Random random = new Random(Long.getLong("seed", 1));
-        List<UUID> caseIds = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
-        }
+        List<UUID> caseIds = DrainWorkload.caseIds(random, cases);
         List<Ev> events = deliveries(random, caseIds, 8, cases, cases / 2);
         long seedOfRows = random.nextLong();
         for (int batchSize : batchSizes) {

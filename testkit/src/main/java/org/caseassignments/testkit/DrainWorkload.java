@@ -32,6 +32,15 @@ public final class DrainWorkload {
     private DrainWorkload() {
     }
 
+    /** {@code cases} random case ids, drawn from {@code random} in order (the benchmarks' seeds reproduce them). */
+    public static List<UUID> caseIds(Random random, int cases) {
+        List<UUID> caseIds = new ArrayList<>(cases);
+        for (int c = 0; c < cases; c++) {
+            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
+        }
+        return caseIds;
+    }
+
     /**
      * Each case: created (revision 0), then changes 1..{@code changes}, interleaved across cases round by round (a case's
      * next event comes about as many events later as there are cases); then {@code swaps} pairs of consecutive

@@ -44,10 +44,7 @@ public final class RebuildPerformance {
         int cases = Integer.getInteger("cases", 100_000);
         int changes = Integer.getInteger("changes", 8);
         Random random = new Random(Long.getLong("seed", 1));
-        List<UUID> caseIds = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            caseIds.add(new UUID(random.nextLong(), random.nextLong()));
-        }
+        List<UUID> caseIds = DrainWorkload.caseIds(random, cases);
         List<ProjectorPerformance.Event> events = ProjectorPerformance.deliveries(random, caseIds, changes,
                 Integer.getInteger("extra", 100_000), Integer.getInteger("swaps", 50_000));
         ProjectorTopics topics = ProjectorTopics.unique(Integer.getInteger("partitions", 3)).createEvents();
