@@ -3,6 +3,7 @@ package org.caseassignments.ingest;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.caseassignments.store.HeapBytes;
 
 /**
  * A record as it was read from an input topic: where it came from and its bytes. What a dead letter is made of
@@ -15,6 +16,13 @@ import org.apache.kafka.common.header.Headers;
 public record SourceRecord(String topic, int partition, long offset, long timestamp, byte[] key, byte[] value,
                            Headers headers) {
 
+    /** The record's object: four references, its partition and two longs. */
+    private static final long RECORD = HeapBytes.object(4 * 4 + 4 + 2 * 8);
+    /** Its headers' container (a list and its flag) and the list's object. */
+    private static final long HEADERS = HeapBytes.object(4 + 1) + HeapBytes.object(3 * 4);
+    /** A header's object (its key and value, and the views a consumer reads them from). */
+    private static final long HEADER = HeapBytes.object(4 * 4);
+
     /** A record a consumer read. */
     public static SourceRecord of(ConsumerRecord<byte[], byte[]> record) {
         return new SourceRecord(record.topic(), record.partition(), record.offset(), record.timestamp(), record.key(),
@@ -26,13 +34,22 @@ public record SourceRecord(String topic, int partition, long offset, long timest
         return new SourceRecord(null, -1, -1, timestamp, null, null, null);
     }
 
-    /** The bytes of its key, value and headers: what holding the record keeps besides its objects. */
-    public long bytes() {
-        long bytes = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+    /**
+     * About how much heap holding the record keeps ({@link HeapBytes}): its object, its key's and value's bytes, and
+     * each header's object, key and value; not its topic's name, which every record of the topic shares. Reading the
+     * headers makes a consumer's header copy its key and value out of the fetched bytes, so the record no longer
+     * keeps those.
+     */
+    public long retainedBytes() {
+        long bytes = RECORD + HeapBytes.of(key) + HeapBytes.of(value);
         if (headers != null) {
+            int count = 0;
             for (Header header : headers) {
-                bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
+                bytes += HEADER + HeapBytes.of(header.key()) + HeapBytes.of(header.value());
+                count++;
             }
+            // the list a consumer's headers are added to: at least ten slots, then half as many more each time it fills
+            bytes += HEADERS + (count == 0 ? 0 : HeapBytes.array(Math.max(10, count + (count >> 1)), 4));
         }
         return bytes;
     }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -76,6 +77,48 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
             DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
             assertThat(batches.max()).isLessThan(3_000);
             assertThat(batches.count()).isGreaterThan(4);
+        }
+    }
+
+    @Test
+    void shouldCountTheHeadersOfEachPendingRecordAsTheHeapTheyTake() {
+        // Given a backlog of 10 cases with 100 revisions each, each record carrying 300 one-byte headers (at least 56
+        // bytes of heap each once read: the header's object and its key's string), on one partition
+        ProjectorTopics topics = ProjectorTopics.unique(1).createEvents();
+        List<UUID> ids = new ArrayList<>();
+        for (int c = 0; c < 10; c++) {
+            ids.add(UUID.randomUUID());
+        }
+        int revisions = 100;
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int h = 0; h < 300; h++) {
+            headers.put("h" + h, "x");
+        }
+        try (EventPublisher publisher = new EventPublisher()) {
+            for (int r = 1; r <= revisions; r++) {
+                for (UUID id : ids) {
+                    publisher.publish(topics.events(), CaseEvents.changed(id, r).worker("w-" + r).build(), headers);
+                }
+            }
+        }
+
+        // When a projector with a 512 KB budget reads it, with nothing but the budget ending a batch early
+        String group = ProjectorInstance.uniqueApplicationId();
+        Map<String, String> properties = ProjectorInstance.writingOnlyAtTheByteBudget(
+                ProjectorInstance.properties(DB, topics, group), "512KB");
+        properties.put("management.metrics.distribution.expiry[case_assignments.batch.size]", "1h"); // max() kept
+        String list = String.join(",", ids.stream().map(UUID::toString).toList());
+        try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
+            await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() ->
+                    assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id::text = "
+                            + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
+                            .isEqualTo(ids.size()));
+
+            // Then no batch held more events than 512 KB of such headers fill (31: 300 × 56 bytes each), where
+            // counting a header as its key's and value's bytes alone lets some 500 of them in
+            DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
+            assertThat(batches.max()).isLessThanOrEqualTo(512 * 1024 / (300 * 56));
+            assertThat(batches.count()).isGreaterThan(ids.size() * revisions / (512 * 1024 / (300 * 56)) - 1);
         }
     }
 

@@ -150,6 +150,13 @@ public final class BatchReduction {
         /** Longs per slot: the case id's two halves, then the revision plus one (0 marks an empty slot). */
         private static final int STRIDE = 3;
         private static final int MIN_CAPACITY = 1 << 10;
+        /** The arrays of a table at its least capacity, which it keeps while empty. */
+        private static final long EMPTY_ARRAYS = HeapBytes.array((long) MIN_CAPACITY * STRIDE, Long.BYTES)
+                + HeapBytes.array(MIN_CAPACITY, 4);
+        /** An item's entry: the item, its update and when it happened. */
+        private static final long ENTRY = HeapBytes.object(3 * 4);
+        /** An update the rule made for a kept item (its jurisdiction from the one it replaced). */
+        private static final long UPDATE = HeapBytes.object(6 * 4 + 8);
 
         private final List<ReducedBatch.Entry<T>> setAside = new ArrayList<>();
         private long[] slots;
@@ -157,6 +164,8 @@ public final class BatchReduction {
         private int shift;
         private int size;
         private int events;
+        /** Updates the rule made (a kept item given the jurisdiction of the one it replaced) since the last clear. */
+        private int madeUpdates;
 
         public NewestPerCase() {
             allocate(MIN_CAPACITY);
@@ -189,6 +198,9 @@ public final class BatchReduction {
             ReducedBatch.Entry<T> kept = entry(slot);
             AssignmentUpdate winner = keep(kept.update(), update);
             if (winner != kept.update()) {
+                if (winner != update) {
+                    madeUpdates++;
+                }
                 put(slot, high, low, winner == update ? entry : new ReducedBatch.Entry<>(item, winner, occurredAt));
                 setAside.add(kept);
                 return Added.HELD;
@@ -237,6 +249,18 @@ public final class BatchReduction {
             }
         }
 
+        /**
+         * What the table keeps on the heap beyond what it keeps empty, besides its items and their own updates
+         * ({@link HeapBytes}): its arrays' growth, an entry for each item it holds, the list of those set aside, and
+         * the updates the rule made. With what each held item keeps, what a byte budget of a pending batch counts.
+         */
+        public long footprint() {
+            long setAsideSlots = setAside.size() + (setAside.size() >> 1); // a list grows by half
+            return HeapBytes.array(slots.length, Long.BYTES) + HeapBytes.array(entries.length, 4) - EMPTY_ARRAYS
+                    + (size + setAside.size()) * ENTRY + madeUpdates * UPDATE
+                    + (setAside.isEmpty() ? 0 : HeapBytes.array(setAsideSlots, 4));
+        }
+
         /** Distinct cases held. */
         public int size() {
             return size;
@@ -254,6 +278,7 @@ public final class BatchReduction {
         public void clear() {
             setAside.clear();
             events = 0;
+            madeUpdates = 0;
             if (entries.length > MIN_CAPACITY && size * 8 < entries.length) {
                 allocate(MIN_CAPACITY);
             } else if (size > 0) {

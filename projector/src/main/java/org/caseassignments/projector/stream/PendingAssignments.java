@@ -16,6 +16,7 @@ import org.caseassignments.store.AssignmentUpdate;
 import org.caseassignments.store.BatchIsolation;
 import org.caseassignments.store.BatchReduction;
 import org.caseassignments.store.BatchWriter;
+import org.caseassignments.store.HeapBytes;
 import org.caseassignments.store.ReducedBatch;
 
 /**
@@ -104,15 +105,21 @@ public final class PendingAssignments extends BeforeCommitHook {
      */
     public record Event(AssignmentUpdate update, Instant occurredAt, SourceRecord record) {
 
-        /** Bytes of an accepted event besides its record's: the update, its strings, the record's objects. */
-        private static final int OVERHEAD_BYTES = 256;
+        /** The event's object, its update's, the case id's and when it happened. */
+        private static final long OBJECTS = HeapBytes.object(3 * 4) + HeapBytes.object(6 * 4 + 8)
+                + HeapBytes.object(2 * 8);
+        private static final long INSTANT = HeapBytes.object(8 + 4);
 
         /**
-         * About how much heap holding this event keeps: its record's key, value and headers (up to the input
-         * topics' record size each), and the event itself. What the byte budget counts.
+         * About how much heap holding this event keeps ({@link HeapBytes}): its objects, its update's strings, and
+         * its record's ({@link SourceRecord#retainedBytes}), headers included. With the pending table's own
+         * ({@link BatchReduction.NewestPerCase#footprint}), what the byte budget counts.
          */
         long retainedBytes() {
-            return OVERHEAD_BYTES + record.bytes();
+            AssignmentUpdate u = update;
+            return OBJECTS + (occurredAt == null ? 0 : INSTANT) + HeapBytes.of(u.assignedWorkerSub())
+                    + HeapBytes.of(u.supervisorSub()) + HeapBytes.of(u.jurisdiction()) + HeapBytes.of(u.traceId())
+                    + record.retainedBytes();
         }
 
         /** An event without its record (tests, and callers that never dead-letter). */
@@ -175,8 +182,8 @@ public final class PendingAssignments extends BeforeCommitHook {
     private ProcessorContext<?, ?> context;
     private Consumer<List<BatchIsolation.Refused<Event>>> refusedRoute;
     private UncommittedWork.Task task;
-    /** What {@link #byCase} holds, as {@link Event#retainedBytes} counts. */
-    private long bytes;
+    /** What the events {@link #byCase} holds keep, as {@link Event#retainedBytes} counts. */
+    private long eventBytes;
     /** When the oldest pending event was taken (the stream thread's wall-clock time), or 0. */
     private long firstTakenAt;
     /**
@@ -240,13 +247,12 @@ public final class PendingAssignments extends BeforeCommitHook {
      */
     public void add(Event event) {
         emptySince = 0;
-        bytes += event.retainedBytes();
         BatchReduction.NewestPerCase.Added added = byCase.add(event, event.update(), event.occurredAt());
-        if (added != BatchReduction.NewestPerCase.Added.HELD) {
-            // Dropped at its case's kept revision: the kept one came first at that revision, and the first payload of
-            // a revision is its entry, as in the projection. Any other event the table replaced or passed over stays
-            // with its record, its bytes counted, as the history of its case (decision 47).
-            bytes -= event.retainedBytes();
+        if (added == BatchReduction.NewestPerCase.Added.HELD) {
+            // Kept, or set aside with its record as the history of its case (decision 47): its bytes count. One dropped
+            // at its case's kept revision is not held: the kept one came first at that revision, and the first payload
+            // of a revision is its entry, as in the projection.
+            eventBytes += event.retainedBytes();
         }
         if (added == BatchReduction.NewestPerCase.Added.CONFLICTING) {
             // reported now, while the dropped event's record names the log line (decision 35)
@@ -256,6 +262,7 @@ public final class PendingAssignments extends BeforeCommitHook {
         if (firstTakenAt == 0) {
             firstTakenAt = lastEventAt;
         }
+        long bytes = heldBytes();
         task.taken(byCase.size(), bytes);
         newestTimestamp = Math.max(newestTimestamp, event.record().timestamp());
         if (bytes >= shareOfTheBudget()) {
@@ -314,7 +321,7 @@ public final class PendingAssignments extends BeforeCommitHook {
                     return;
                 }
             }
-            if (!byCase.isEmpty() && bytes >= shareOfTheBudget()) {
+            if (!byCase.isEmpty() && heldBytes() >= shareOfTheBudget()) {
                 // A task began processing on the instance since this task's last event, and made its share smaller
                 // than what it holds: written as add writes at its share, the offsets following by the live rule.
                 writeNow(now);
@@ -338,6 +345,11 @@ public final class PendingAssignments extends BeforeCommitHook {
     /** This task's share of {@code maxPendingBytes}: the budget divided among the instance's processing tasks. */
     private long shareOfTheBudget() {
         return Math.max(1, pacing.maxPendingBytes() / work.processingTasks());
+    }
+
+    /** What the pending batch keeps on the heap: its events and its table ({@link BatchReduction.NewestPerCase#footprint}). */
+    long heldBytes() {
+        return eventBytes + byCase.footprint();
     }
 
     /** Distinct cases pending. */
@@ -397,7 +409,7 @@ public final class PendingAssignments extends BeforeCommitHook {
 
     private void clear() {
         byCase.clear();
-        bytes = 0;
+        eventBytes = 0;
         firstTakenAt = 0;
         lagAsked = false;
     }
