@@ -77,9 +77,10 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
      * @param quietAfter      a task that received no event for this long (while not writing) commits too; one whose
      *                        checks found nothing pending for this long starts its next backlog small again
      * @param maxPendingCases distinct cases a task gathers at most before it commits
-     * @param maxPendingBytes bytes the events this instance's tasks gather, their records and the revisions set aside
-     *                        for the history may hold together: each processing task has an equal share, and reaching it
-     *                        writes what it holds at once
+     * @param maxPendingBytes heap the events this instance's tasks gather may keep together, as their objects take it
+     *                        (the records they came in, headers included, and the revisions set aside for the
+     *                        history): each processing task has an equal share, and reaching it writes what it holds
+     *                        at once
      * @param writeWithin     a task that is behind writes what it took at the first check after the oldest of it is
      *                        this old: a backlog is written as it is read, its later batches growing (decision 47)
      * @param retry           backoff while PostgreSQL fails
@@ -91,7 +92,7 @@ public record ProjectorProperties(@DefaultValue("case-assignments-projector") St
                        @DefaultValue("500ms") Duration quietAfter,
                        @DefaultValue("200000") int maxPendingCases,
                        @DefaultValue("1s") Duration liveCommitEvery,
-                       @DefaultValue("64MB") DataSize maxPendingBytes,
+                       @DefaultValue("96MB") DataSize maxPendingBytes,
                        @DefaultValue("50ms") Duration writeWithin,
                        @DefaultValue Retry retry,
                        @DefaultValue("" + AssignmentWriter.DEFAULT_MAX_QUEUED_CASES) int maxQueuedCases) {

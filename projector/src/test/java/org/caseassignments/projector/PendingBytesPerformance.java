@@ -41,7 +41,7 @@ import org.caseassignments.projector.testsupport.ProjectorTopics;
  *
  * <p>System properties: {@code cases} (300000), {@code changes} most assignment changes per case after its
  * creation (0), {@code header.bytes} (8192, as four headers), {@code partitions} (3), {@code heap} (512m),
- * {@code budgets} (64MB,100GB: one run each, in this order), {@code stall} (3m, without a new row or a higher
+ * {@code budgets} (96MB,100GB: one run each, in this order), {@code stall} (3m, without a new row or a higher
  * revision), {@code timeout} (20m), {@code full.gc.every} seconds between full collections forced with {@code jcmd
  * GC.run} while it drains (0: none), {@code seed} (26), and any {@code projector.*} or {@code spring.kafka.*}
  * setting for every run.
@@ -88,7 +88,7 @@ public final class PendingBytesPerformance {
         int headerBytes = Integer.getInteger("header.bytes", 8 * 1024);
         int partitions = Integer.getInteger("partitions", 3);
         String heap = System.getProperty("heap", "512m");
-        List<String> budgets = List.of(System.getProperty("budgets", "64MB,100GB").split(","));
+        List<String> budgets = List.of(System.getProperty("budgets", "96MB,100GB").split(","));
         Duration stall = Duration.parse("PT" + System.getProperty("stall", "3m").toUpperCase());
         Duration timeout = Duration.parse("PT" + System.getProperty("timeout", "20m").toUpperCase());
 
