@@ -17,11 +17,11 @@ public record SourceRecord(String topic, int partition, long offset, long timest
                            Headers headers) {
 
     /** The record's object: four references, its partition and two longs. */
-    private static final long RECORD = HeapBytes.object(4 * 4 + 4 + 2 * 8);
+    private static final long RECORD = HeapBytes.object(4, 4 + 2 * 8);
     /** Its headers' container (a list and its flag) and the list's object. */
-    private static final long HEADERS = HeapBytes.object(4 + 1) + HeapBytes.object(3 * 4);
+    private static final long HEADERS = HeapBytes.object(1, 1) + HeapBytes.object(1, 2 * 4);
     /** A header's object (its key and value, and the views a consumer reads them from). */
-    private static final long HEADER = HeapBytes.object(4 * 4);
+    private static final long HEADER = HeapBytes.object(4, 0);
 
     /** A record a consumer read. */
     public static SourceRecord of(ConsumerRecord<byte[], byte[]> record) {
@@ -36,9 +36,9 @@ public record SourceRecord(String topic, int partition, long offset, long timest
 
     /**
      * About how much heap holding the record keeps ({@link HeapBytes}): its object, its key's and value's bytes, and
-     * each header's object, key and value; not its topic's name, which every record of the topic shares. Reading the
-     * headers makes a consumer's header copy its key and value out of the fetched bytes, so the record no longer
-     * keeps those.
+     * each header's object, key and value; not its topic's name, which every record of the topic shares. Reading each
+     * header's key and value here is also what lets go of the fetched bytes: until then a consumer's header holds a
+     * view of the whole fetch, which a pending record must not keep.
      */
     public long retainedBytes() {
         long bytes = RECORD + HeapBytes.of(key) + HeapBytes.of(value);
@@ -48,8 +48,9 @@ public record SourceRecord(String topic, int partition, long offset, long timest
                 bytes += HEADER + HeapBytes.of(header.key()) + HeapBytes.of(header.value());
                 count++;
             }
-            // the list a consumer's headers are added to: at least ten slots, then half as many more each time it fills
-            bytes += HEADERS + (count == 0 ? 0 : HeapBytes.array(Math.max(10, count + (count >> 1)), 4));
+            // The list's array: Kafka Streams' copy of a record's headers has a slot a header, a consumer's own list
+            // at least ten and half as many more each time it fills; counted as the larger.
+            bytes += HEADERS + (count == 0 ? 0 : HeapBytes.references(Math.max(10, count + (count >> 1))));
         }
         return bytes;
     }

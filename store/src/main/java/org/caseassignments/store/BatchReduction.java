@@ -152,13 +152,14 @@ public final class BatchReduction {
         private static final int MIN_CAPACITY = 1 << 10;
         /** The arrays of a table at its least capacity, which it keeps while empty. */
         private static final long EMPTY_ARRAYS = HeapBytes.array((long) MIN_CAPACITY * STRIDE, Long.BYTES)
-                + HeapBytes.array(MIN_CAPACITY, 4);
+                + HeapBytes.references(MIN_CAPACITY);
         /** An item's entry: the item, its update and when it happened. */
-        private static final long ENTRY = HeapBytes.object(3 * 4);
+        private static final long ENTRY = HeapBytes.object(3, 0);
         /** An update the rule made for a kept item (its jurisdiction from the one it replaced). */
-        private static final long UPDATE = HeapBytes.object(6 * 4 + 8);
+        private static final long UPDATE = HeapBytes.object(6, 8);
 
-        private final List<ReducedBatch.Entry<T>> setAside = new ArrayList<>();
+        /** A new list for each batch, so that a batch does not keep the capacity a larger one left. */
+        private List<ReducedBatch.Entry<T>> setAside = new ArrayList<>();
         private long[] slots;
         private Object[] entries;
         private int shift;
@@ -256,9 +257,9 @@ public final class BatchReduction {
          */
         public long footprint() {
             long setAsideSlots = setAside.size() + (setAside.size() >> 1); // a list grows by half
-            return HeapBytes.array(slots.length, Long.BYTES) + HeapBytes.array(entries.length, 4) - EMPTY_ARRAYS
+            return HeapBytes.array(slots.length, Long.BYTES) + HeapBytes.references(entries.length) - EMPTY_ARRAYS
                     + (size + setAside.size()) * ENTRY + madeUpdates * UPDATE
-                    + (setAside.isEmpty() ? 0 : HeapBytes.array(setAsideSlots, 4));
+                    + (setAside.isEmpty() ? 0 : HeapBytes.references(setAsideSlots));
         }
 
         /** Distinct cases held. */
@@ -273,10 +274,13 @@ public final class BatchReduction {
         /**
          * Empties the table. It keeps its capacity while it was at least an eighth full, as the next batch of
          * a task catching up needs about as much; after a small batch it shrinks back, so a task does not
-         * hold a backlog's table (28 bytes a slot, two to four slots a case) while it keeps up.
+         * hold a backlog's table (28 bytes a slot, two to four slots a case) while it keeps up. The list of items set
+         * aside starts anew (its array is not kept), and what the table keeps is in {@link #footprint}.
          */
         public void clear() {
-            setAside.clear();
+            if (!setAside.isEmpty()) {
+                setAside = new ArrayList<>();
+            }
             events = 0;
             madeUpdates = 0;
             if (entries.length > MIN_CAPACITY && size * 8 < entries.length) {

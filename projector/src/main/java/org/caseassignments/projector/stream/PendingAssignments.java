@@ -106,9 +106,8 @@ public final class PendingAssignments extends BeforeCommitHook {
     public record Event(AssignmentUpdate update, Instant occurredAt, SourceRecord record) {
 
         /** The event's object, its update's, the case id's and when it happened. */
-        private static final long OBJECTS = HeapBytes.object(3 * 4) + HeapBytes.object(6 * 4 + 8)
-                + HeapBytes.object(2 * 8);
-        private static final long INSTANT = HeapBytes.object(8 + 4);
+        private static final long OBJECTS = HeapBytes.object(3, 0) + HeapBytes.object(6, 8) + HeapBytes.object(0, 16);
+        private static final long INSTANT = HeapBytes.object(0, 8 + 4);
 
         /**
          * About how much heap holding this event keeps ({@link HeapBytes}): its objects, its update's strings, and
