@@ -72,8 +72,8 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                         + "ANY(string_to_array(?, ','))", Long.class, list)).isEqualTo((long) cases * revisions);
             });
 
-            // Then no batch held much more than the budget's worth of events (a set-aside revision counts about 300
-            // bytes: some 850 of them), where the kept events alone (10 cases) never reach it
+            // Then no batch held much more than the budget's worth of events (a set-aside revision counts about 600
+            // bytes: some 430 of them), where the kept events alone (10 cases) never reach it
             DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
             assertThat(batches.max()).isLessThan(3_000);
             assertThat(batches.count()).isGreaterThan(4);
@@ -83,8 +83,8 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
     @Test
     void shouldCountTheHeadersOfEachPendingRecordAsTheHeapTheyTake() {
         // Given a backlog of 10 cases with 100 revisions each, each record carrying 300 headers of a short key and a
-        // one-byte value (at least 100 bytes of heap each once read: the header's object, its key's string and bytes,
-        // its value's bytes), on one partition
+        // one-byte value (at least 104 bytes of heap each once read: the header's object, 32; its key's string and
+        // bytes, 24 each; its value's bytes, 24), on one partition
         ProjectorTopics topics = ProjectorTopics.unique(1).createEvents();
         List<UUID> ids = new ArrayList<>();
         for (int c = 0; c < 10; c++) {
@@ -115,9 +115,10 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                             + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
                             .isEqualTo(ids.size()));
 
-            // Then no batch held more events than 512 KB of such headers fill (17: 300 × 100 bytes each), where
-            // counting a header as its key's and value's bytes alone let some 290 of them in
-            int fill = 512 * 1024 / (300 * 100);
+            // Then no batch held more events than it takes to reach 512 KB with such headers (17 of 300 × 104 bytes
+            // each: the batch's last event is the one that reaches it), where counting a header as its key's and
+            // value's bytes alone let some 290 of them in
+            int fill = (512 * 1024 + 300 * 104 - 1) / (300 * 104);
             DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
             assertThat(batches.max()).isLessThanOrEqualTo(fill);
             assertThat(batches.count()).isGreaterThanOrEqualTo(ids.size() * revisions / fill);
@@ -156,7 +157,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                             + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
                             .isEqualTo(ids.size()));
 
-            // Then each of the three tasks wrote at a third of the budget (some 650 events of about 400 bytes fill
+            // Then each of the three tasks wrote at a third of the budget (some 430 events of about 600 bytes fill
             // all of it), so the three together never held more than the budget
             DistributionSummary batches = projector.bean(MeterRegistry.class).get("case_assignments.batch.size").summary();
             assertThat(batches.max()).isLessThan(400);

@@ -42,8 +42,9 @@ public final class HeapBytes {
                 int alignment = Integer.parseInt(hotspot.getVMOption("ObjectAlignmentInBytes").getValue());
                 boolean compactStrings = Boolean.parseBoolean(hotspot.getVMOption("CompactStrings").getValue());
                 int objectHeader = compressedClasses ? 12 : 16;
-                return new Layout(objectHeader, objectHeader + 4, compressedReferences ? 4 : 8, alignment, compactStrings);
-            } catch (RuntimeException notHotSpot) {
+                int arrayHeader = (objectHeader + 4 + 7) / 8 * 8; // the length, then the elements from 8 bytes on
+                return new Layout(objectHeader, arrayHeader, compressedReferences ? 4 : 8, alignment, compactStrings);
+            } catch (RuntimeException | LinkageError notHotSpot) {
                 return new Layout(16, 24, 8, 8, false);
             }
         }

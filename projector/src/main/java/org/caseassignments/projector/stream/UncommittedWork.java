@@ -147,8 +147,9 @@ public final class UncommittedWork {
                     .tag("task", id).strongReference(true).register(registry));
             task.meters.add(Gauge.builder("case_assignments.pending.bytes", task, t -> t.pendingBytes)
                     .description("About how much heap a task's pending events hold: the kept events with their "
-                            + "records, the revisions set aside for the history, and the table holding them; bounded by its share of "
-                            + "max-pending-bytes (the instance's processing tasks together hold at most about that)")
+                            + "records, the revisions set aside for the history, and the table holding them; bounded "
+                            + "by its share of max-pending-bytes (the instance's processing tasks together hold at "
+                            + "most about that)")
                     .baseUnit("bytes").tag("task", id).strongReference(true).register(registry));
             task.meters.add(TimeGauge.builder("case_assignments.pending.oldest_age", task,
                             java.util.concurrent.TimeUnit.MILLISECONDS, t -> t.since() == 0 ? 0 : clock.millis() - t.since())
