@@ -40,7 +40,8 @@ import org.caseassignments.projector.testsupport.ProjectorTopics;
  * JVM: the broker in this one, PostgreSQL in processes of its own. See BENCHMARKS.md for the command and results.
  *
  * <p>System properties: {@code cases} (300000), {@code changes} most assignment changes per case after its
- * creation (0), {@code header.bytes} (8192, as four headers), {@code partitions} (3), {@code heap} (512m),
+ * creation (0), {@code header.bytes} (8192), {@code header.count} (4: headers it is split into, each a key of a
+ * few bytes and a value of the rest), {@code partitions} (3), {@code heap} (512m),
  * {@code budgets} (96MB,100GB: one run each, in this order), {@code stall} (3m, without a new row or a higher
  * revision), {@code timeout} (20m), {@code full.gc.every} seconds between full collections forced with {@code jcmd
  * GC.run} while it drains (0: none), {@code seed} (26), and any {@code projector.*} or {@code spring.kafka.*}
@@ -86,6 +87,7 @@ public final class PendingBytesPerformance {
         int cases = Integer.getInteger("cases", 300_000);
         int changes = Integer.getInteger("changes", 0);
         int headerBytes = Integer.getInteger("header.bytes", 8 * 1024);
+        int headerCount = Integer.getInteger("header.count", 4);
         int partitions = Integer.getInteger("partitions", 3);
         String heap = System.getProperty("heap", "512m");
         List<String> budgets = List.of(System.getProperty("budgets", "96MB,100GB").split(","));
@@ -101,7 +103,7 @@ public final class PendingBytesPerformance {
                     null, null, 0));
         }
         ProjectorTopics topics = ProjectorTopics.unique(partitions).createEvents();
-        ProjectorPerformance.publish(topics.events(), events, headers(headerBytes));
+        ProjectorPerformance.publish(topics.events(), events, headers(headerBytes, headerCount));
         System.out.printf("published %,d records over %,d cases, each with %,d bytes of headers (%.1f GB in all), in %.0f s%n",
                 events.size(), cases, headerBytes, events.size() * (headerBytes + 200.0) / 1e9, seconds(start));
         events.clear();
@@ -121,23 +123,26 @@ public final class PendingBytesPerformance {
     }
 
     /**
-     * {@code bytes} of headers in four headers of a quarter each, as a tracing or routing layer might add; none for 0.
+     * {@code bytes} of headers in {@code count} headers of an equal share each (four by default, as a tracing or
+     * routing layer might add; many small ones as a hostile producer might); none for 0.
      */
-    private static List<org.apache.kafka.common.header.Header> headers(int bytes) {
+    private static List<org.apache.kafka.common.header.Header> headers(int bytes, int count) {
         if (bytes == 0) {
             return List.of();
         }
-        if (bytes < 32) {
-            throw new IllegalArgumentException("header.bytes must be 0 (no headers) or at least 32, not " + bytes);
+        if (count < 1 || bytes < 8L * count) {
+            throw new IllegalArgumentException("header.bytes must be 0 (no headers) or at least 8 a header, not " + bytes
+                    + " for " + count);
         }
         Random random = new Random(8);
         List<org.apache.kafka.common.header.Header> headers = new ArrayList<>();
-        for (int h = 0; h < 4; h++) {
-            byte[] value = new byte[bytes / 4 - 8];
+        for (int h = 0; h < count; h++) {
+            String key = count <= 4 ? "x-upstream-" + h : Integer.toString(h % 100);
+            byte[] value = new byte[Math.max(0, bytes / count - 8)];
             for (int i = 0; i < value.length; i++) {
                 value[i] = (byte) ('a' + random.nextInt(26));
             }
-            headers.add(new RecordHeader("x-upstream-" + h, value));
+            headers.add(new RecordHeader(key, value));
         }
         return headers;
     }
