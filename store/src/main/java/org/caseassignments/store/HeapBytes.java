@@ -6,10 +6,10 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 
 /**
  * What objects take on this JVM's heap: object and array headers, references and alignment as the running HotSpot JVM
- * lays them out (compressed references or not, compact strings or not, its object alignment), read once from its
- * options; on a JVM that does not say, the largest of the usual layouts (16-byte object headers, 8-byte references).
- * What the projector's byte budget counts its pending events in (decision 47); a test measures the count against the
- * heap itself.
+ * lays them out (compressed references and class pointers or not, compact strings or not, its object alignment), read
+ * once from its options; on a JVM that does not say, the largest of the usual layouts (16-byte object headers, 8-byte
+ * references, 8-byte alignment). What the projector's byte budget counts its pending events in (decision 47);
+ * {@code HeapBytesTests} and the projector's {@code PendingBytesCountTests} measure it against the heap itself.
  */
 public final class HeapBytes {
 
