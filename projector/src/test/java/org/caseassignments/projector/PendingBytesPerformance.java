@@ -40,8 +40,8 @@ import org.caseassignments.projector.testsupport.ProjectorTopics;
  * JVM: the broker in this one, PostgreSQL in processes of its own. See BENCHMARKS.md for the command and results.
  *
  * <p>System properties: {@code cases} (300000), {@code changes} most assignment changes per case after its
- * creation (0), {@code header.bytes} (8192), {@code header.count} (4: headers it is split into, each a key of a
- * few bytes and a value of the rest), {@code partitions} (3), {@code heap} (512m),
+ * creation (0), {@code header.bytes} (8192), {@code header.count} (4: headers it is split into, each with a value
+ * of its share less 8 bytes, and a key of up to 12 bytes), {@code partitions} (3), {@code heap} (512m),
  * {@code budgets} (96MB,100GB: one run each, in this order), {@code stall} (3m, without a new row or a higher
  * revision), {@code timeout} (20m), {@code full.gc.every} seconds between full collections forced with {@code jcmd
  * GC.run} while it drains (0: none), {@code seed} (26), and any {@code projector.*} or {@code spring.kafka.*}
@@ -103,9 +103,12 @@ public final class PendingBytesPerformance {
                     null, null, 0));
         }
         ProjectorTopics topics = ProjectorTopics.unique(partitions).createEvents();
-        ProjectorPerformance.publish(topics.events(), events, headers(headerBytes, headerCount));
-        System.out.printf("published %,d records over %,d cases, each with %,d bytes of headers (%.1f GB in all), in %.0f s%n",
-                events.size(), cases, headerBytes, events.size() * (headerBytes + 200.0) / 1e9, seconds(start));
+        List<org.apache.kafka.common.header.Header> headers = headers(headerBytes, headerCount);
+        long headerKeysAndValues = headers.stream().mapToLong(h -> h.key().length() + h.value().length).sum();
+        ProjectorPerformance.publish(topics.events(), events, headers);
+        System.out.printf("published %,d records over %,d cases, each with %,d headers of %,d bytes of keys and values "
+                        + "(%.2f GB in all), in %.0f s%n", events.size(), cases, headers.size(), headerKeysAndValues,
+                events.size() * (headerKeysAndValues + 200.0) / 1e9, seconds(start));
         events.clear();
 
         List<Outcome> outcomes = new ArrayList<>();
