@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KafkaStreams;
 import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.DrainWorkload;
 import org.caseassignments.testkit.EventPublisher;
 import org.caseassignments.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -45,10 +47,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
         int cases = 10;
         int revisions = 1_500;
         List<SpecificRecord> events = new ArrayList<>();
-        List<UUID> ids = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            ids.add(UUID.randomUUID());
-        }
+        List<UUID> ids = DrainWorkload.caseIds(new Random(), cases);
         for (int r = 1; r <= revisions; r++) {
             for (UUID id : ids) {
                 events.add(CaseEvents.changed(id, r).worker("w-" + r).build());
@@ -65,9 +64,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
         String list = String.join(",", ids.stream().map(UUID::toString).toList());
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
             await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() -> {
-                assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id::text = "
-                        + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
-                        .isEqualTo(cases);
+                assertThat(casesAtRevision(list, revisions)).isEqualTo(cases);
                 assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignment_history WHERE case_id::text = "
                         + "ANY(string_to_array(?, ','))", Long.class, list)).isEqualTo((long) cases * revisions);
             });
@@ -86,10 +83,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
         // one-byte value (at least 104 bytes of heap each once read: the header's object, 32; its key's string and
         // bytes, 24 each; its value's bytes, 24), on one partition
         ProjectorTopics topics = ProjectorTopics.unique(1).createEvents();
-        List<UUID> ids = new ArrayList<>();
-        for (int c = 0; c < 10; c++) {
-            ids.add(UUID.randomUUID());
-        }
+        List<UUID> ids = DrainWorkload.caseIds(new Random(), 10);
         int revisions = 100;
         Map<String, String> headers = new LinkedHashMap<>();
         for (int h = 0; h < 300; h++) {
@@ -111,9 +105,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
         String list = String.join(",", ids.stream().map(UUID::toString).toList());
         try (ProjectorInstance projector = ProjectorInstance.start(properties)) {
             await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() ->
-                    assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id::text = "
-                            + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
-                            .isEqualTo(ids.size()));
+                    assertThat(casesAtRevision(list, revisions)).isEqualTo(ids.size()));
 
             // Then no batch held more events than it takes to reach 512 KB with such headers (17 of 300 × 104 bytes
             // each: the batch's last event is the one that reaches it), where counting a header as its key's and
@@ -129,10 +121,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
     void shouldKeepAllTasksOfAnInstanceTogetherWithinOneByteBudget() {
         // Given 60 cases with 500 revisions each, spread over three partitions (three tasks)
         ProjectorTopics topics = ProjectorTopics.unique(3).createEvents();
-        List<UUID> ids = new ArrayList<>();
-        for (int c = 0; c < 60; c++) {
-            ids.add(UUID.randomUUID());
-        }
+        List<UUID> ids = DrainWorkload.caseIds(new Random(), 60);
         int revisions = 500;
         List<SpecificRecord> events = new ArrayList<>();
         for (int r = 1; r <= revisions; r++) {
@@ -153,9 +142,7 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
                 publisher.publishAll(topics.events(), events);
             }
             await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() ->
-                    assertThat(jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id::text = "
-                            + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revisions))
-                            .isEqualTo(ids.size()));
+                    assertThat(casesAtRevision(list, revisions)).isEqualTo(ids.size()));
 
             // Then each of the three tasks wrote at a third of the budget (some 430 events of about 600 bytes fill
             // all of it), so the three together never held more than the budget
@@ -212,5 +199,11 @@ class ProjectorBacklogWrittenAsReadIntegrationTests {
             assertThat(publisherFailure.get()).as("the publisher's failure").isNull();
             assertThat(published.get()).isPositive();
         }
+    }
+
+    /** How many of the cases in {@code list} (comma-separated) the projection holds at {@code revision}. */
+    private long casesAtRevision(String list, long revision) {
+        return jdbc.queryForObject("SELECT count(*) FROM case_assignments WHERE case_id::text = "
+                + "ANY(string_to_array(?, ',')) AND assignment_revision = ?", Long.class, list, revision);
     }
 }

@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -22,6 +22,7 @@ import org.caseassignments.ingest.Ingested;
 import org.caseassignments.ingest.SourceRecord;
 import org.caseassignments.schemas.serde.AvroEventCodec;
 import org.caseassignments.testkit.CaseEvents;
+import org.caseassignments.testkit.DrainWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -110,10 +111,7 @@ class PendingBytesCountTests {
     /** Events of {@code cases} new cases, revisions 1 to {@code revisions} round by round, each sent {@code deliveries} times. */
     private static void take(PendingAssignments pending, int cases, int revisions, int deliveries, HeaderShape headers,
                              String worker) {
-        List<UUID> ids = new ArrayList<>();
-        for (int c = 0; c < cases; c++) {
-            ids.add(UUID.randomUUID());
-        }
+        List<UUID> ids = DrainWorkload.caseIds(new Random(), cases);
         long offset = 0;
         for (int r = 1; r <= revisions; r++) {
             for (UUID id : ids) {
